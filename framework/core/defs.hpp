@@ -1,0 +1,198 @@
+// Immutable definitions of a module: what the XML files say. Loaded once by framework/data,
+// shared (const) by every state, session, script and view. Nothing here changes during a game.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/value.hpp"
+#include "hex/hex.hpp"
+
+namespace vedette::core {
+
+// Where a definition came from, for error messages ("map.xml:12: ...").
+struct SourcePos {
+    std::string file;
+    int line = 0;
+};
+
+struct SideDef {
+    std::string id, name, color;
+};
+
+struct PhaseDef {
+    std::string id, name;
+};
+
+struct OptionDef {
+    std::string id, name;
+    bool default_on = false;
+};
+
+struct TrackDef {
+    std::string id, name;
+    std::int64_t min = 0, max = 0, initial = 0;
+};
+
+struct TerrainType {
+    std::string id, name, color, symbol;
+    bool playable = true;  // false: off-map / not a hex of the game
+};
+
+struct HexsideType {
+    std::string id, name, color;
+};
+
+struct FeatureType {
+    std::string id, name;
+};
+
+struct HexDef {
+    hex::Hex hex;
+    std::string label;
+    int terrain = 0;            // index into MapDef::terrain_types
+    std::vector<int> features;  // indices into MapDef::feature_types, sorted
+    std::string name;           // e.g. city name; may be empty
+    int board = 0;
+};
+
+struct HexsideDef {
+    hex::HexsideKey key;
+    std::vector<int> types;  // indices into MapDef::hexside_types, sorted
+};
+
+struct BoxDef {
+    std::string id, name;
+    std::string owner;         // side id, or empty
+    bool is_private = false;   // contents seen only by the owner
+};
+
+struct RegionDef {
+    std::string id, name;
+    std::vector<hex::Hex> hexes;  // sorted
+};
+
+struct GeoRef {
+    std::string projection;  // "laea"
+    double lat0 = 0, lon0 = 0, hex_km = 0, origin_x_km = 0, origin_y_km = 0;
+};
+
+struct MapDef {
+    std::string id, name;
+    hex::Grid grid;
+    hex::Numbering numbering;
+    int cols = 0, rows = 0;
+    std::optional<GeoRef> georef;
+    std::vector<TerrainType> terrain_types;
+    std::vector<HexsideType> hexside_types;
+    std::vector<FeatureType> feature_types;
+    std::vector<HexDef> hexes;  // sorted by hex
+    std::vector<HexsideDef> hexsides;  // sorted by key
+    std::vector<BoxDef> boxes;
+    std::vector<RegionDef> regions;
+
+    // Lookups (built by index()).
+    const HexDef* find(hex::Hex h) const;
+    const HexsideDef* find_side(hex::HexsideKey k) const;
+    std::optional<hex::Hex> parse_label(std::string_view label) const;  // must exist on the map
+    std::string label(hex::Hex h) const;  // printed label (also for hexes off the map)
+    int box_index(std::string_view id) const;  // -1 if unknown
+    int terrain_index(std::string_view id) const;
+    int hexside_type_index(std::string_view id) const;
+    int feature_index(std::string_view id) const;
+    const RegionDef* region(std::string_view id) const;
+    bool in_region(hex::Hex h, std::string_view region_id) const;
+    void index();  // call after filling the vectors
+
+private:
+    std::unordered_map<std::int64_t, int> hex_index_;
+    std::unordered_map<std::int64_t, int> side_index_;
+    std::unordered_map<std::string, std::vector<std::int64_t>> region_sets_;
+};
+
+struct FaceDef {
+    std::string id, name;
+};
+
+struct CounterType {
+    std::string id, name, category;  // category: unit, commander, marker, ...
+    std::string side;                // default owner side id, may be empty
+    std::string hidden_as;           // counter type id shown to others when hidden
+    std::vector<FaceDef> faces;
+    std::map<std::string, Value> stats;  // integer or text stats
+    int face_index(std::string_view id) const;  // -1 if unknown
+};
+
+struct TableDef {
+    std::string id, name, rule;
+    std::vector<std::string> columns;
+    std::vector<std::vector<Value>> rows;  // integers or identifiers
+};
+
+struct CardDef {
+    std::string id, name, side, timing, text;
+    std::map<std::string, std::string> attributes;  // any other attributes, for the rules
+};
+
+struct DeckDef {
+    std::string id, name, owner;
+    std::vector<CardDef> cards;
+};
+
+struct Placement {
+    std::string type;   // counter type id
+    std::string id;     // piece id (generated when empty)
+    std::string at;     // hex label, "box:ID", or empty (nowhere)
+    std::string face;   // face id (first face when empty)
+    std::string owner;  // side id (type's side when empty)
+    bool hidden = false;
+    int count = 1;
+    std::map<std::string, Value> props;
+    SourcePos pos;
+};
+
+struct ScenarioDef {
+    std::string id, name, description;
+    std::string first_side;
+    int turn = 1;
+    std::string phase;
+    std::vector<Placement> placements;
+    std::map<std::string, Value> vars;
+    std::map<std::string, std::int64_t> tracks;
+    std::vector<std::pair<std::string, bool>> decks;  // deck id, shuffle
+    SourcePos pos;
+};
+
+struct ModuleDef {
+    std::string id, version, name, description;
+    int api = 1;
+    std::string dir;  // folder the module was loaded from
+    std::vector<SideDef> sides;
+    std::vector<PhaseDef> phases;
+    int turn_first = 1, turn_last = 1;
+    std::vector<OptionDef> options;
+    std::vector<TrackDef> tracks;
+    MapDef map;
+    std::vector<CounterType> counter_types;
+    std::vector<TableDef> tables;
+    std::vector<DeckDef> decks;
+    std::vector<ScenarioDef> scenarios;
+    std::string rules_main;  // path relative to dir
+    std::string tests_dir;   // path relative to dir, may be empty
+    std::string content_hash;  // hex digest over every file of the module
+
+    int side_index(std::string_view id) const;  // -1 if unknown
+    int phase_index(std::string_view id) const;
+    int counter_type_index(std::string_view id) const;
+    const TableDef* table(std::string_view id) const;
+    const DeckDef* deck(std::string_view id) const;
+    const ScenarioDef* scenario(std::string_view id) const;
+    const OptionDef* option(std::string_view id) const;
+    const TrackDef* track(std::string_view id) const;
+};
+
+}  // namespace vedette::core
