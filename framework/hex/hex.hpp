@@ -16,6 +16,10 @@
 namespace vedette::hex {
 
 // Axial coordinates; the cube third coordinate is s = -q - r.
+// One axial lattice serves both orientations (so direction_vector needs none). Flat-top is
+// redblobgames' flat axial: Hex{1, 0} is the SE neighbour, Hex{0, 1} the S one. Pointy-top is
+// that layout turned 30 degrees clockwise, i.e. redblobgames' pointy axial (q', r') =
+// (-r, q + r): an offset row is constant q + r, and one step east is Hex{+1, -1}.
 struct Hex {
     int q = 0;
     int r = 0;
@@ -25,6 +29,7 @@ struct Hex {
 };
 
 // A 64-bit key, unique per Hex, ordered like (q, r). Handy for maps and hashing.
+// Valid for every int q and r.
 std::int64_t pack(Hex h);
 Hex unpack(std::int64_t key);
 
@@ -53,6 +58,7 @@ Hex from_offset(Offset o, Grid g);
 //   flat-top:   0=N, 1=NE, 2=SE, 3=S, 4=SW, 5=NW
 //   pointy-top: 0=NE, 1=E, 2=SE, 3=SW, 4=W, 5=NW
 // The opposite of d is (d + 3) % 6.
+// Every function taking a dir uses it modulo 6 (negative too), so d + 3 needs no wrap.
 Hex direction_vector(int dir);
 Hex neighbour(Hex h, int dir);
 std::array<Hex, 6> neighbours(Hex h);
@@ -63,7 +69,8 @@ std::optional<int> parse_direction(std::string_view name, Orientation o);
 std::optional<int> direction_between(Hex a, Hex b);
 
 int distance(Hex a, Hex b);
-// Hexes at exactly distance `radius` from centre (radius 0 -> {centre}), clockwise from dir 4 corner.
+// Hexes at exactly distance `radius` from centre (radius 0 -> {centre}), clockwise from dir 4
+// corner.
 std::vector<Hex> ring(Hex centre, int radius);
 // All hexes within distance n (inclusive), ordered by (q, r).
 std::vector<Hex> range(Hex centre, int n);
@@ -79,7 +86,9 @@ struct HexsideKey {
     friend constexpr auto operator<=>(HexsideKey, HexsideKey) = default;
 };
 HexsideKey hexside(Hex h, int dir);
+// {k.hex, its neighbour across the side}.
 std::pair<Hex, Hex> hexside_hexes(HexsideKey k);
+// Canonicalises k first; ordered like (q, r, dir). Unique while q and r are in [-2^30, 2^30).
 std::int64_t pack(HexsideKey k);
 
 // ---- printed labels ----------------------------------------------------------------------
@@ -90,6 +99,24 @@ std::int64_t pack(HexsideKey k);
 //          Rows are lettered A..Z then AA, BB, .. ZZ (doubled letters). letters_from_south: row
 //          letter A is the southernmost row (largest offset row) when true. The board is not
 //          derived from geometry: labels carry it, and the map stores it per hex; parse returns it.
+//
+// Label conventions (format_label / parse_label):
+//  ColRow: negative printed numbers round-trip. A number prints as its sign then the magnitude
+//          zero-padded to its digits: col -1, row 5 -> "-0105"; col 3, row -2 -> "03-02" (a '-'
+//          after the first character starts the row). Without such a '-' the row is the last
+//          row_digits digits and the column is everything before it (any width). So a column
+//          wider than col_digits round-trips ("10005" = col 100, row 5) but a row wider than
+//          row_digits does not: "01100" reads as col 11, row 0. Digits below 1 count as 1. The
+//          board argument is ignored; parse returns board 0.
+//  RowLettersColBoard: letters continue AAA..ZZZ and so on up to 26 repeats; upper case only,
+//          all letters the same ("AB", "Ab" are malformed). A row without letters (letter index
+//          < 0, e.g. a row south of the map when letters_from_south, or beyond 26 repeats)
+//          prints "?" in place of the letters, which parse rejects. The column number is signed
+//          and unpadded ("A-3", "Y16"); parse also accepts leading zeros ("M09"). The board
+//          prints as "(n)" unless it is 0, then nothing; parse accepts no board (-> 0) or a
+//          board >= 1 in Arabic ("(02)") or canonical Roman numerals ("(IV)"; not "(IIII)" or
+//          "(iv)"). first_row, col_digits and row_digits are unused.
+//  Both: no whitespace, no '+'; numbers beyond +-2^40 are malformed.
 struct Numbering {
     enum class Scheme { ColRow, RowLettersColBoard };
     Scheme scheme = Scheme::ColRow;
@@ -124,8 +151,11 @@ struct Layout {
 
 Point to_pixel(Hex h, const Layout& l);
 Hex from_pixel(Point p, const Layout& l);  // the hex containing p (cube rounding)
+// Clockwise; corners[d] is the counter-clockwise end of hexside d and corners[(d + 1) % 6] the
+// other (flat-top: corners[0] is the upper-left corner; pointy-top: the top one).
 std::array<Point, 6> corners(Hex h, const Layout& l);
 // The two end points of a hexside in pixels (for drawing rivers/roads).
+// Both hexes of the side have them as corners.
 std::pair<Point, Point> hexside_segment(HexsideKey k, const Layout& l);
 
 }  // namespace vedette::hex
