@@ -35,6 +35,7 @@ COASTAL_BELOW = 0.90               # land fraction below which a land hex is "co
 COVER = 0.45                       # share of a hex's land a terrain region must cover
 SNAP_KM = 7.0                      # WDBII river points kept within this distance of the waypoints
 RIVER_LEVELS = {"0", "1", "2", "3", "4"}
+CORNERS = ("E", "NE", "NW", "W", "SW", "SE")   # flat-top hex corners, counter-clockwise from east
 
 OUT_XML = os.path.join(ROOT, "modules", "napoleon_1814", "map.xml")
 OUT_SVG = os.path.join(ROOT, "docs", "images", "map_1814.svg")
@@ -305,6 +306,9 @@ def chain_path(cg, course, start=None, end=None, allowed_end=None):
         if i in cg.adj and poly_dist(x, y, line[::3] if len(line) > 30 else line) < 70:
             cand.add(i)
     s = start if start is not None else cg.nearest(*course[0], cand)
+    cand.add(s)
+    if end is not None:
+        cand.add(end)
     if end is None:
         e_set = {cg.nearest(*course[-1], cand)}
         if allowed_end:
@@ -548,7 +552,36 @@ def build():
         allowed_end = None
         if into != "-" and into in lines:
             allowed_end = set(lines[into]["corners"])
-        path = chain_path(cg, course, allowed_end=allowed_end) if course else []
+        vias = []   # forced corners "LABEL<corner>", e.g. 4615E: keeps a bank city on its bank
+        for tok in (p[5].split() if len(p) > 5 else []):
+            lab, cn = tok[:4], tok[4:]
+            vx, vy = G.corner_xy(*G.parse(lab), CORNERS.index(cn))
+            vias.append(cg.key[(round(vx, 2), round(vy, 2))])
+        path = []
+        if course and vias:
+            dense = densify(course, 2.0)
+            def param(i):
+                x, y = cg.xy[i]
+                return min(range(len(dense)), key=lambda j: (dense[j][0]-x)**2 + (dense[j][1]-y)**2)
+            vias.sort(key=param)
+            pts = [None] + vias + [None]
+            for a, b in zip(pts, pts[1:]):
+                seg = chain_path(cg, course, start=a, end=b,
+                                 allowed_end=allowed_end if b is None else None)
+                path = path + (seg[1:] if path and seg and seg[0] == path[-1] else seg)
+            # cut loops
+            out, pos = [], {}
+            for v in path:
+                if v in pos:
+                    for u in out[pos[v] + 1:]:
+                        pos.pop(u, None)
+                    out = out[:pos[v] + 1]
+                else:
+                    pos[v] = len(out)
+                    out.append(v)
+            path = out
+        elif course:
+            path = chain_path(cg, course, allowed_end=allowed_end)
         sides = []
         for a, b in zip(path, path[1:]):
             sides.append(cg.adj[a][b])
@@ -585,7 +618,7 @@ def build():
                 (ax, ay), (bx, by) = G.side_xy(h[0], h[1], d)
                 opts.append((math.hypot((ax + bx) / 2 - x, (ay + by) / 2 - y), k))
         opts.sort()
-        chosen = [k for dd, k in opts if dd <= 30.0] or [k for dd, k in opts[:1] if dd <= 45.0]
+        chosen = [k for dd, k in opts[:1] if dd <= 45.0]   # one bridge: the nearest river side
         for k in chosen:
             side_types[k].add("bridge")
         if not chosen:
