@@ -694,6 +694,12 @@ def build():
                 dq.append(n)
     R["east_of_rhine"] = east
     R["amsterdam"] = {city_hex["Amsterdam"]}
+    # hand corrections of the base regions, before the derived ones
+    for rid, hs in region_add.items():
+        R[rid] = R.get(rid, set()) | hs
+    for rid, hs in region_remove.items():
+        R[rid] = R.get(rid, set()) - hs
+
     # south-west of the Garonne (14.8): French hexes reached from Bayonne without crossing the
     # Garonne, never entering mountains
     gar = set(lines["garonne"]["sides"])
@@ -714,10 +720,6 @@ def build():
     east_edge = {h for h in playable if h[0] == G.cols - 1}
     R["uss_coalition"] = (east_edge - {G.parse("4228"), G.parse("4229")}) | \
         {h for h in R["spain"] if h[1] == G.rows - 1 or h[0] == 0}
-    for rid, hs in region_add.items():
-        R[rid] = R.get(rid, set()) | hs
-    for rid, hs in region_remove.items():
-        R[rid] = R.get(rid, set()) - hs
 
     # ---- features
     features = defaultdict(list)

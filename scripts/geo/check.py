@@ -200,7 +200,7 @@ def main():
     check(regions["geneva"] == {names["Geneva"]} and not (regions["geneva"] & regions["switzerland"]),
           "Geneva is its own region, not Swiss (14.15)")
     check(names["Amsterdam"] in regions["east_of_rhine"], "Amsterdam lies east of the Rhine (1.1 exception)")
-    for n in ("Strasbourg", "Metz", "Cologne", "Mainz", "Antwerp", "Brussels"):
+    for n in ("Strasbourg", "Metz", "Cologne", "Mainz", "Koblenz", "Antwerp", "Brussels"):
         check(names[n] not in regions["coalition_friendly"], "%s is not Coalition territory" % n)
     for n in ("Frankfurt", "Freiburg", "Zurich", "Milan", "Pamplona"):
         check(names[n] in regions["coalition_friendly"], "%s is Coalition territory" % n)
