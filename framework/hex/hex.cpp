@@ -8,6 +8,12 @@
 
 namespace vedette::hex {
 namespace {
+// +1: printed column numbers grow eastwards; -1: they fall eastwards (the Europa Simulazioni
+// Napoleonic series numbers its maps that way).
+std::int64_t col_sign(const Numbering& n) { return n.col_step < 0 ? -1 : 1; }
+}  // namespace
+
+namespace {
 
 // One table for both orientations: the pointy-top layout is the flat-top one turned 30 degrees
 // clockwise, so direction d is the same axial step whatever the orientation.
@@ -167,7 +173,7 @@ std::optional<Label> parse_col_row(std::string_view text, const Numbering& n) {
     const auto col = parse_signed(col_text);
     const auto row = parse_signed(row_text);
     if (!col || !row) return std::nullopt;
-    const auto c = to_int(*col - n.first_col);
+    const auto c = to_int((*col - n.first_col) * col_sign(n));
     const auto r = to_int(*row - n.first_row);
     if (!c || !r) return std::nullopt;
     return Label{{*c, *r}, 0};
@@ -198,7 +204,7 @@ std::optional<Label> parse_row_letters(std::string_view text, const Numbering& n
     const std::int64_t index =
         26 * static_cast<std::int64_t>(letters.size() - 1) + (letters.front() - 'A');
     const auto r = to_int(n.letters_from_south ? std::int64_t{n.rows} - 1 - index : index);
-    const auto c = to_int(*number - n.first_col);
+    const auto c = to_int((*number - n.first_col) * col_sign(n));
     if (!c || !r) return std::nullopt;
     return Label{{*c, *r}, board};
 }
@@ -342,7 +348,7 @@ std::int64_t pack(HexsideKey k) {
 std::string format_label(Offset o, const Numbering& n, int board) {
     std::string out;
     if (n.scheme == Numbering::Scheme::ColRow) {
-        append_padded(out, std::int64_t{n.first_col} + o.col, std::max(1, n.col_digits));
+        append_padded(out, std::int64_t{n.first_col} + col_sign(n) * o.col, std::max(1, n.col_digits));
         append_padded(out, std::int64_t{n.first_row} + o.row, std::max(1, n.row_digits));
         return out;
     }
@@ -352,7 +358,7 @@ std::string format_label(Offset o, const Numbering& n, int board) {
     } else {
         out.append(static_cast<std::size_t>(index / 26 + 1), static_cast<char>('A' + index % 26));
     }
-    out += std::to_string(std::int64_t{n.first_col} + o.col);
+    out += std::to_string(std::int64_t{n.first_col} + col_sign(n) * o.col);
     if (board != 0) out += '(' + std::to_string(board) + ')';
     return out;
 }

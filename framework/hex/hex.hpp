@@ -121,6 +121,7 @@ struct Numbering {
     enum class Scheme { ColRow, RowLettersColBoard };
     Scheme scheme = Scheme::ColRow;
     int first_col = 1;
+    int col_step = 1;  // +1 or -1: printed column = first_col + col_step * offset column
     int first_row = 1;
     int col_digits = 2;
     int row_digits = 2;

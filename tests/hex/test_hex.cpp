@@ -707,3 +707,18 @@ TEST_CASE("corners lie on the circumradius, clockwise, and hexside segments are 
         }
     }
 }
+
+TEST_CASE("ColRow labels with columns falling eastwards (col_step -1) round-trip", "[labels]") {
+    Numbering n;
+    n.first_col = 69;
+    n.first_row = 10;
+    n.col_step = -1;
+    CHECK(format_label({27, 18}, n) == "4228");
+    CHECK(format_label({0, 0}, n) == "6910");
+    for (int c = -5; c < 40; ++c)
+        for (int r = -3; r < 30; ++r) {
+            const auto l = parse_label(format_label({c, r}, n), n);
+            REQUIRE(l);
+            CHECK(l->offset == Offset{c, r});
+        }
+}
