@@ -1,0 +1,128 @@
+// Drawing benchmark (not a test): the whole synthetic 1814-sized map with every counter visible
+// at full zoom-out, median frame time over N frames (glFinish before stopping the clock), plus
+// screenshots at three zoom levels. Run under Xvfb: xvfb-run -a -s "-screen 0 1600x1000x24" ...
+#include <SFML/Graphics.hpp>
+#include <SFML/OpenGL.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "board.hpp"
+#include "fonts.hpp"
+#include "map_renderer.hpp"
+#include "synthetic_module.hpp"
+#include "view_model.hpp"
+
+using namespace vedette;
+using namespace vedette::gui;
+
+static void shot(sf::RenderWindow& w, const std::string& path) {
+    sf::Texture t;
+    t.create(w.getSize().x, w.getSize().y);
+    t.update(w);
+    t.copyToImage().saveToFile(path);
+}
+
+int main(int argc, char** argv) {
+    std::string out = ".";
+    int frames = 120;
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (!std::strcmp(argv[i], "--out")) out = argv[++i];
+        else if (!std::strcmp(argv[i], "--frames")) frames = std::atoi(argv[++i]);
+    }
+    sf::Clock launch;
+    auto def = testing::synthetic_module();
+    const ViewModel view = ViewModel::parse(testing::synthetic_view(*def, 180), *def);
+    sf::RenderWindow win(sf::VideoMode(1600, 1000), "map bench", sf::Style::Default, sf::ContextSettings(0, 0, std::getenv("AA") ? std::atoi(std::getenv("AA")) : 0));
+    win.setVerticalSyncEnabled(false);
+    sf::Font font, bold;
+    if (!font.loadFromFile(find_font(FontStyle::SansCondensed)) || !bold.loadFromFile(find_font(FontStyle::SansCondensedBold))) {
+        std::fprintf(stderr, "no font\n");
+        return 1;
+    }
+    MapRenderer map(def->map, font, bold);
+    Camera cam;
+    cam.window_size = win.getSize();
+    cam.viewport = {0, 0, 1600, 1000};
+    const sf::FloatRect b = map.world_bounds();
+    cam.center = {b.left + b.width / 2, b.top + b.height / 2};
+    cam.zoom = std::min(1600 / b.width, 1000 / b.height);
+    Highlights hl;
+    for (int i = 0; i < 30; ++i) hl.hexes.insert(def->map.hexes[static_cast<size_t>(i * 37 % def->map.hexes.size())].label);
+    bool cached = false;
+    SceneCache scene;
+    sf::RenderTexture offscreen;
+    offscreen.create(1600, 1000);
+    sf::RenderTarget* tgt = &win;
+    auto frame = [&] {
+        sf::RenderTarget& win = *tgt;
+        win.clear(kTable);
+        static const char* skip = std::getenv("SKIP");
+        const std::string sk = skip ? skip : "";
+        auto paint = [&](sf::RenderTarget& t, const Camera& c) {
+            if (sk.find('m') == std::string::npos) map.draw(t, c);
+            if (sk.find('b') == std::string::npos) BoardPainter::draw(t, c, map, *def, view, hl, font, bold);
+        };
+        if (cached) scene.draw(win, cam, 1, paint);
+        else paint(win, cam);
+        if (sk.find('o') == std::string::npos) map.draw_overview(win, {10, 1000 - 170, 240, 160}, cam);
+    };
+    frame();
+    win.display();
+    const float first_frame_ms = launch.getElapsedTime().asSeconds() * 1000;
+    std::vector<double> times;
+    sf::Clock clk;
+    for (int i = 0; i < frames; ++i) {
+        clk.restart();
+        frame();
+        glFinish();
+        times.push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
+        win.display();
+    }
+    std::sort(times.begin(), times.end());
+    // Same with the map cache (camera still: the usual case between two inputs).
+    cached = true;
+    std::vector<double> warm;
+    for (int i = 0; i < frames; ++i) {
+        clk.restart();
+        frame();
+        glFinish();
+        warm.push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
+        win.display();
+    }
+    std::sort(warm.begin(), warm.end());
+    // Off-screen (no buffer swap to the X server): the drawing cost alone.
+    std::vector<double> off_cold, off_warm;
+    tgt = &offscreen;
+    for (int pass = 0; pass < 2; ++pass) {
+        cached = pass == 1;
+        for (int i = 0; i < frames; ++i) {
+            offscreen.setActive(true);
+            clk.restart();
+            frame();
+            glFinish();
+            (pass ? off_warm : off_cold).push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
+        }
+    }
+    std::sort(off_cold.begin(), off_cold.end());
+    std::sort(off_warm.begin(), off_warm.end());
+    tgt = &win;
+    cached = false;
+    frame();
+    shot(win, out + "/bench_full.png");
+    cam.zoom *= 2.5f;
+    frame();
+    shot(win, out + "/bench_mid.png");
+    cam.zoom *= 3.0f;
+    cam.center = map.hex_center(def->map.hexes[600].hex);
+    frame();
+    shot(win, out + "/bench_close.png");
+    std::printf("{\"offscreen_median_ms\": %.3f, \"offscreen_cached_median_ms\": %.3f, \"window_median_ms\": %.3f, "
+                "\"window_cached_median_ms\": %.3f, \"first_frame_ms\": %.1f, \"map_vertices\": %zu}\n",
+                off_cold[off_cold.size() / 2], off_warm[off_warm.size() / 2], times[times.size() / 2],
+                warm[warm.size() / 2], first_frame_ms, map.vertex_count());
+    return 0;
+}
