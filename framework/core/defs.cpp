@@ -62,8 +62,20 @@ const HexsideDef* MapDef::find_side(hex::HexsideKey k) const {
     return it == side_index_.end() ? nullptr : &hexsides[static_cast<std::size_t>(it->second)];
 }
 
-std::optional<hex::Hex> MapDef::parse_label(std::string_view text) const {
+// Printed column = first_col + col_step * col: with col_step -1, the offset column is negated
+// before the hex library adds first_col.
+std::string MapDef::offset_label(hex::Offset o, int board) const {
+    return hex::format_label({col_step < 0 ? -o.col : o.col, o.row}, numbering, board);
+}
+
+std::optional<hex::Label> MapDef::label_offset(std::string_view text) const {
     auto lab = hex::parse_label(text, numbering);
+    if (lab && col_step < 0) lab->offset.col = -lab->offset.col;
+    return lab;
+}
+
+std::optional<hex::Hex> MapDef::parse_label(std::string_view text) const {
+    auto lab = label_offset(text);
     if (!lab) return std::nullopt;
     if (lab->offset.col < 0 || lab->offset.col >= cols || lab->offset.row < 0 ||
         lab->offset.row >= rows) {
@@ -83,13 +95,14 @@ std::optional<hex::Hex> MapDef::parse_label(std::string_view text) const {
 
 std::string MapDef::label(hex::Hex h) const {
     const HexDef* d = find(h);
-    return hex::format_label(hex::to_offset(h, grid), numbering, d ? d->board : 0);
+    return offset_label(hex::to_offset(h, grid), d ? d->board : 0);
 }
 
 int MapDef::box_index(std::string_view id) const { return index_of(boxes, id); }
 int MapDef::terrain_index(std::string_view id) const { return index_of(terrain_types, id); }
 int MapDef::hexside_type_index(std::string_view id) const { return index_of(hexside_types, id); }
 int MapDef::feature_index(std::string_view id) const { return index_of(feature_types, id); }
+int MapDef::line_index(std::string_view id) const { return index_of(lines, id); }
 const RegionDef* MapDef::region(std::string_view id) const { return find_by_id(regions, id); }
 
 bool MapDef::in_region(hex::Hex h, std::string_view region_id) const {

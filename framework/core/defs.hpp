@@ -63,6 +63,13 @@ struct HexDef {
 struct HexsideDef {
     hex::HexsideKey key;
     std::vector<int> types;  // indices into MapDef::hexside_types, sorted
+    std::vector<int> lines;  // indices into MapDef::lines (named rivers, roads), sorted
+};
+
+// A named linear feature made of hexsides: a river, a road, a lake shore ("the Rhine").
+struct LineDef {
+    std::string id, name;
+    std::string kind;  // a hexside type id (river, road, ...), or empty
 };
 
 struct BoxDef {
@@ -85,6 +92,10 @@ struct MapDef {
     std::string id, name;
     hex::Grid grid;
     hex::Numbering numbering;
+    // +1: printed column numbers grow eastwards (first-col at offset column 0); -1: they
+    // shrink eastwards (the 1814 map). Use label()/parse_label()/offset_label(), which apply
+    // it, rather than hex::format_label/parse_label with `numbering` directly.
+    int col_step = 1;
     int cols = 0, rows = 0;
     std::optional<GeoRef> georef;
     std::vector<TerrainType> terrain_types;
@@ -94,6 +105,11 @@ struct MapDef {
     std::vector<HexsideDef> hexsides;  // sorted by key
     std::vector<BoxDef> boxes;
     std::vector<RegionDef> regions;
+    std::vector<LineDef> lines;
+
+    // Labels of offset positions, whether or not on the map (no index needed).
+    std::string offset_label(hex::Offset o, int board = 0) const;
+    std::optional<hex::Label> label_offset(std::string_view label) const;  // syntax only
 
     // Lookups (built by index()).
     const HexDef* find(hex::Hex h) const;
@@ -104,6 +120,7 @@ struct MapDef {
     int terrain_index(std::string_view id) const;
     int hexside_type_index(std::string_view id) const;
     int feature_index(std::string_view id) const;
+    int line_index(std::string_view id) const;
     const RegionDef* region(std::string_view id) const;
     bool in_region(hex::Hex h, std::string_view region_id) const;
     void index();  // call after filling the vectors

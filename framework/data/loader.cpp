@@ -1,0 +1,1278 @@
+#include "data/loader.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include "core/sha256.hpp"
+#include "data/source.hpp"
+#include "data/xml.hpp"
+
+namespace vedette::data {
+
+using namespace detail;
+using tinyxml2::XMLDocument;
+using tinyxml2::XMLElement;
+
+std::string Diagnostic::str() const {
+    if (line <= 0) return file + ": " + message;
+    return file + ":" + std::to_string(line) + ": " + message;
+}
+
+namespace {
+
+constexpr std::int64_t kMaxInt = limits::kMaxInt;
+constexpr std::int64_t kMaxTurn = 100000;
+
+bool named(const XMLElement* e, const char* name) { return std::strcmp(e->Name(), name) == 0; }
+
+std::string first_at(const core::SourcePos& first, const std::string& file) {
+    if (first.file == file) return "(first at line " + std::to_string(first.line) + ")";
+    return "(first at " + first.file + ":" + std::to_string(first.line) + ")";
+}
+
+// Ids of one kind seen so far, to report duplicates with the first definition's position.
+class IdSet {
+  public:
+    explicit IdSet(std::string kind) : kind_(std::move(kind)) {}
+    // True if new; otherwise reports "duplicate <kind> 'id' (first at line N)".
+    bool add(const FileCtx& f, int line, const std::string& id) {
+        auto [it, fresh] = seen_.emplace(id, core::SourcePos{f.name, line});
+        if (!fresh) {
+            f.error(line,
+                    "duplicate " + kind_ + " " + quote(id) + " " + first_at(it->second, f.name));
+        }
+        return fresh;
+    }
+
+  private:
+    std::string kind_;
+    std::map<std::string, core::SourcePos> seen_;
+};
+
+// Child elements that may appear at most once (sections of module.xml and map.xml).
+class Sections {
+  public:
+    Sections(const FileCtx& f, std::string ctx, std::vector<std::string> names)
+        : f_(f), ctx_(std::move(ctx)), names_(std::move(names)) {}
+    bool take(const XMLElement* e) {
+        if (std::find(names_.begin(), names_.end(), e->Name()) == names_.end()) return false;
+        auto [it, fresh] = found_.emplace(e->Name(), e);
+        if (!fresh) {
+            f_.error(e->GetLineNum(), ctx_ + ": duplicate element <" + e->Name() +
+                                          "> (first at line " +
+                                          std::to_string(it->second->GetLineNum()) + ")");
+        }
+        return true;
+    }
+    const XMLElement* get(const std::string& name) const {
+        auto it = found_.find(name);
+        return it == found_.end() ? nullptr : it->second;
+    }
+    const XMLElement* require(const XMLElement* parent, const std::string& name) const {
+        const XMLElement* e = get(name);
+        if (!e) f_.error(parent->GetLineNum(), ctx_ + ": missing element <" + name + ">");
+        return e;
+    }
+
+  private:
+    const FileCtx& f_;
+    std::string ctx_;
+    std::vector<std::string> names_;
+    std::map<std::string, const XMLElement*> found_;
+};
+
+std::string list_words(const std::vector<std::string>& words) {
+    std::string s;
+    for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
+    return s;
+}
+
+std::vector<std::string> direction_names(hex::Orientation o) {
+    std::vector<std::string> names;
+    for (int d = 0; d < 6; ++d) names.emplace_back(hex::direction_name(d, o));
+    return names;
+}
+
+// A printed hex label of `map`, or a message saying why it is not one. `check_board` needs the
+// map's hexes (and index()) to be complete.
+std::optional<hex::Hex> resolve_label(const core::MapDef& map, const std::string& text,
+                                      bool check_board, std::string& why) {
+    auto lab = map.label_offset(text);
+    if (!lab) {
+        why = "bad hex label " + quote(text) + " (labels look like " + map.offset_label({0, 0}, 1) +
+              ")";
+        return std::nullopt;
+    }
+    if (lab->offset.col < 0 || lab->offset.col >= map.cols || lab->offset.row < 0 ||
+        lab->offset.row >= map.rows) {
+        why = "hex " + quote(text) + " is off the map (" + std::to_string(map.cols) +
+              " columns x " + std::to_string(map.rows) + " rows)";
+        return std::nullopt;
+    }
+    hex::Hex h = hex::from_offset(lab->offset, map.grid);
+    if (check_board && map.numbering.scheme == hex::Numbering::Scheme::RowLettersColBoard) {
+        const core::HexDef* d = map.find(h);
+        if (d && d->board != 0 && lab->board != 0 && d->board != lab->board) {
+            why = "hex " + quote(text) + " is on board " + std::to_string(d->board);
+            return std::nullopt;
+        }
+    }
+    return h;
+}
+
+// Reads `value=` (integer), `text=` or `bool=`: exactly one. Used by <stat>, <var>, <prop>.
+std::optional<core::Value> typed_value(Attrs& a, bool allow_bool) {
+    int given = a.has("value") + a.has("text") + (allow_bool && a.has("bool"));
+    auto v = a.integer("value", -kMaxInt, kMaxInt);
+    auto t = a.str("text");
+    std::optional<bool> b;
+    if (allow_bool) b = a.boolean("bool");
+    if (given != 1) {
+        a.error(allow_bool ? "give exactly one of value (integer), text or bool"
+                           : "give exactly one of value (integer) or text");
+        return std::nullopt;
+    }
+    if (v) return core::Value(*v);
+    if (t) return core::Value(*t);
+    if (b) return core::Value(*b);
+    return std::nullopt;  // malformed, already reported
+}
+
+// What a scenario may refer to, and whether those parts loaded well enough to check against
+// (a broken map.xml should not make every placement an error too).
+struct ScenarioEnv {
+    const core::ModuleDef& m;
+    bool map_ok = true;
+    bool counters_ok = true;
+    bool cards_ok = true;
+};
+
+core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const ScenarioEnv& env) {
+    const core::ModuleDef& m = env.m;
+    core::ScenarioDef sc;
+    sc.pos = {f.name, root->GetLineNum()};
+    {
+        Attrs a(f, root, "<scenario>");
+        sc.id = a.id("id", true).value_or("");
+        if (!sc.id.empty()) a.set_ctx("scenario " + sc.id);
+        sc.name = a.str_or("name", sc.id);
+        if (auto s = a.id("first-side")) {
+            sc.first_side = *s;
+            if (m.side_index(*s) < 0) a.error_at("first-side", "unknown side " + quote(*s));
+        } else if (!m.sides.empty()) {
+            sc.first_side = m.sides.front().id;
+        }
+        sc.turn = static_cast<int>(a.integer_or("turn", m.turn_first, m.turn_last, m.turn_first));
+        if (auto p = a.id("phase")) {
+            sc.phase = *p;
+            if (m.phase_index(*p) < 0) a.error_at("phase", "unknown phase " + quote(*p));
+        } else if (!m.phases.empty()) {
+            sc.phase = m.phases.front().id;
+        }
+    }
+    const std::string ctx = sc.id.empty() ? "<scenario>" : shorten("scenario " + sc.id, 100);
+    IdSet piece_ids("piece id"), var_names("var"), tracks("track"), decks("deck");
+    std::int64_t pieces = 0;
+    bool too_many = false;
+    int descriptions = 0;
+
+    for_children(f, root, ctx, false, [&](const XMLElement* e) {
+        if (named(e, "description")) {
+            if (descriptions++) f.error(e->GetLineNum(), ctx + ": duplicate element <description>");
+            Attrs a(f, e, "<description>");
+            sc.description = leaf_text(f, e, "<description>");
+            return true;
+        }
+        if (named(e, "place")) {
+            core::Placement p;
+            p.pos = {f.name, e->GetLineNum()};
+            Attrs a(f, e, "place");
+            auto type = a.id("type", true);
+            auto id = a.id("id");
+            if (id) {
+                p.id = *id;
+                a.set_ctx("place " + *id);
+                piece_ids.add(f, a.line("id"), *id);
+            }
+            const core::CounterType* ct = nullptr;
+            if (type) {
+                p.type = *type;
+                int ti = m.counter_type_index(*type);
+                if (ti >= 0) {
+                    ct = &m.counter_types[static_cast<std::size_t>(ti)];
+                } else if (env.counters_ok) {
+                    a.error_at("type", "unknown counter type " + quote(*type));
+                }
+            }
+            p.count = static_cast<int>(a.integer_or("count", 1, limits::kMaxPlaceCount, 1));
+            if (id && p.count != 1) a.error_at("count", "count must be 1 when id is given");
+            if (auto at = a.str("at")) {
+                p.at = *at;
+                if (at->compare(0, 4, "box:") == 0) {
+                    std::string box = at->substr(4);
+                    if (m.map.box_index(box) < 0 && env.map_ok) {
+                        a.error_at("at", "unknown box " + quote(box));
+                    }
+                } else if (env.map_ok) {
+                    std::string why;
+                    if (!resolve_label(m.map, *at, true, why)) a.error_at("at", why);
+                }
+            }
+            if (auto face = a.id("face")) {
+                p.face = *face;
+                if (ct && ct->face_index(*face) < 0) {
+                    a.error_at("face", "unknown face " + quote(*face) + " of counter type " +
+                                           quote(ct->id));
+                }
+            } else if (ct && !ct->faces.empty()) {
+                p.face = ct->faces.front().id;
+            }
+            if (auto owner = a.id("owner")) {
+                p.owner = *owner;
+                if (m.side_index(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
+            } else if (ct) {
+                p.owner = ct->side;
+            }
+            p.hidden = a.boolean_or("hidden", false);
+            IdSet props("prop");
+            for_children(f, e, a.ctx(), false, [&](const XMLElement* c) {
+                if (!named(c, "prop")) return false;
+                Attrs pa(f, c, a.ctx() + ", prop");
+                auto name = pa.id("name", true);
+                if (name) pa.set_ctx(a.ctx() + ", prop " + *name);
+                auto v = typed_value(pa, true);
+                if (name && props.add(f, pa.line("name"), *name) && v) p.props[*name] = *v;
+                return true;
+            });
+            pieces += p.count;
+            if (pieces > limits::kMaxPieces && !too_many) {
+                too_many = true;
+                a.error("the scenario has more than " + std::to_string(limits::kMaxPieces) +
+                        " pieces (the limit)");
+            }
+            sc.placements.push_back(std::move(p));
+            return true;
+        }
+        if (named(e, "var")) {
+            Attrs a(f, e, "var");
+            auto name = a.id("name", true);
+            if (name) a.set_ctx("var " + *name);
+            auto v = typed_value(a, true);
+            if (name && var_names.add(f, a.line("name"), *name) && v) sc.vars[*name] = *v;
+            return true;
+        }
+        if (named(e, "track")) {
+            Attrs a(f, e, "track");
+            auto id = a.id("id", true);
+            if (!id) {
+                a.str("value");
+                return true;
+            }
+            a.set_ctx("track " + *id);
+            const core::TrackDef* t = m.track(*id);
+            if (!t) a.error_at("id", "unknown track " + quote(*id));
+            auto v = t ? a.integer("value", t->min, t->max, true)
+                       : a.integer("value", -kMaxInt, kMaxInt, true);
+            if (tracks.add(f, a.line("id"), *id) && v && t) sc.tracks[*id] = *v;
+            return true;
+        }
+        if (named(e, "deck")) {
+            Attrs a(f, e, "deck");
+            auto id = a.id("id", true);
+            bool shuffle = a.boolean_or("shuffle", false);
+            if (!id) return true;
+            a.set_ctx("deck " + *id);
+            if (!m.deck(*id) && env.cards_ok) a.error_at("id", "unknown deck " + quote(*id));
+            if (decks.add(f, a.line("id"), *id)) sc.decks.emplace_back(*id, shuffle);
+            return true;
+        }
+        return false;
+    });
+    return sc;
+}
+
+class ModuleLoader {
+  public:
+    ModuleLoader(const Source& src, std::string dir) : src_(src), dir_(std::move(dir)) {
+        while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+    }
+
+    LoadResult run();
+
+  private:
+    struct Opened {
+        FileCtx ctx;
+        std::unique_ptr<XMLDocument> doc;
+        const XMLElement* root = nullptr;
+    };
+
+    std::string display(const std::string& rel) const {
+        return dir_.empty() ? rel : dir_ + "/" + rel;
+    }
+    // Opens module file `rel`, whose absence is reported at `ref` (the module.xml line naming
+    // it) as "<what> file 'rel' not found". Null root when unusable (already reported).
+    Opened open(const std::string& rel, const char* root_name, const FileCtx* ref_file,
+                int ref_line, const std::string& ref_ctx, const std::string& what);
+    bool check_path(const Attrs& a, const char* attr, const std::string& rel);
+
+    void read_module(const Opened& o);
+    void read_map(const Opened& o);
+    void read_counters(const Opened& o);
+    void read_tables(const Opened& o);
+    void read_cards(const Opened& o);
+
+    const Source& src_;
+    std::string dir_;
+    Sink sink_;
+    core::ModuleDef m_;
+
+    // From module.xml: the files to read next, with where they were named.
+    struct FileRef {
+        std::string rel;
+        int line = 0;
+    };
+    std::optional<FileRef> map_file_, counters_file_, tables_file_, cards_file_;
+    std::vector<FileRef> scenario_files_;
+    std::optional<FileRef> rules_file_, tests_dir_;
+    std::string module_ctx_name_;
+    bool map_ok_ = false, counters_ok_ = false, cards_ok_ = true;
+};
+
+ModuleLoader::Opened ModuleLoader::open(const std::string& rel, const char* root_name,
+                                        const FileCtx* ref_file, int ref_line,
+                                        const std::string& ref_ctx, const std::string& what) {
+    Opened o{FileCtx{sink_, display(rel)}, nullptr, nullptr};
+    FileRead r = src_.read(rel, limits::kMaxFileBytes);
+    switch (r.status) {
+        case FileRead::Status::NotFound:
+            if (ref_file) {
+                ref_file->error(ref_line,
+                                ref_ctx + ": " + what + " file " + quote(rel) + " not found");
+            } else {
+                o.ctx.error(0, "file not found");
+            }
+            return o;
+        case FileRead::Status::TooLarge:
+            o.ctx.error(0, "file is too large (" + std::to_string(r.size) +
+                               " bytes; the limit is " + std::to_string(limits::kMaxFileBytes) +
+                               ")");
+            return o;
+        case FileRead::Status::Unreadable:
+            o.ctx.error(0, "cannot read the file");
+            return o;
+        case FileRead::Status::Ok:
+            break;
+    }
+    o.doc = parse_xml(o.ctx, r.bytes);
+    if (o.doc) o.root = root_element(o.ctx, *o.doc, root_name);
+    return o;
+}
+
+bool ModuleLoader::check_path(const Attrs& a, const char* attr, const std::string& rel) {
+    if (safe_path(rel)) return true;
+    a.error_at(attr, "path " + quote(rel) +
+                         " must be relative and stay inside the module folder (no '..', no "
+                         "leading '/', no '\\')");
+    return false;
+}
+
+LoadResult ModuleLoader::run() {
+    Opened mod = open("module.xml", "module", nullptr, 0, "", "");
+    if (!mod.root) return {nullptr, sink_.take()};  // nothing else can be found without it
+    m_.dir = dir_;
+    read_module(mod);
+
+    if (map_file_) {
+        Opened o = open(map_file_->rel, "map", &mod.ctx, map_file_->line, "<files>", "map");
+        if (o.root) read_map(o);
+    }
+    if (counters_file_) {
+        Opened o = open(counters_file_->rel, "counters", &mod.ctx, counters_file_->line, "<files>",
+                        "counters");
+        if (o.root) read_counters(o);
+    }
+    if (tables_file_) {
+        Opened o =
+            open(tables_file_->rel, "tables", &mod.ctx, tables_file_->line, "<files>", "tables");
+        if (o.root) read_tables(o);
+    }
+    if (cards_file_) {
+        Opened o = open(cards_file_->rel, "cards", &mod.ctx, cards_file_->line, "<files>", "cards");
+        cards_ok_ = o.root != nullptr;
+        if (o.root) read_cards(o);
+    }
+    if (map_ok_) m_.map.index();
+
+    ScenarioEnv env{m_, map_ok_, counters_ok_, cards_ok_};
+    IdSet scenario_ids("scenario");
+    for (const auto& ref : scenario_files_) {
+        Opened o = open(ref.rel, "scenario", &mod.ctx, ref.line, "<scenario>", "scenario");
+        if (!o.root) continue;
+        core::ScenarioDef sc = read_scenario(o.ctx, o.root, env);
+        if (!sc.id.empty() && scenario_ids.add(o.ctx, o.root->GetLineNum(), sc.id)) {
+            m_.scenarios.push_back(std::move(sc));
+        }
+    }
+
+    if (rules_file_ && safe_path(rules_file_->rel) && !src_.is_file(rules_file_->rel)) {
+        mod.ctx.error(rules_file_->line,
+                      "<rules>: rules file " + quote(rules_file_->rel) + " not found");
+    }
+    if (tests_dir_ && safe_path(tests_dir_->rel) && !src_.is_dir(tests_dir_->rel)) {
+        mod.ctx.error(tests_dir_->line,
+                      "<tests>: tests folder " + quote(tests_dir_->rel) + " not found");
+    }
+
+    if (!sink_.empty()) return {nullptr, sink_.take()};
+
+    core::Sha256 hash;
+    bool hashed = src_.for_each_file(limits::kMaxHashedFiles,
+                                     [&](const std::string& rel, const std::string& bytes) {
+                                         // path NUL size(8 bytes LE) bytes, per file
+                                         hash.update(rel);
+                                         hash.update("\0", 1);
+                                         std::uint64_t n = bytes.size();
+                                         unsigned char len[8];
+                                         for (int i = 0; i < 8; ++i) {
+                                             len[i] = static_cast<unsigned char>(n >> (8 * i));
+                                         }
+                                         hash.update(len, 8);
+                                         hash.update(bytes);
+                                     });
+    if (!hashed) {
+        sink_.add(dir_, 0,
+                  "cannot read every file of the module folder to compute its content hash "
+                  "(at most " +
+                      std::to_string(limits::kMaxHashedFiles) + " files)");
+        return {nullptr, sink_.take()};
+    }
+    m_.content_hash = hash.hex_digest();
+    return {std::make_shared<const core::ModuleDef>(std::move(m_)), {}};
+}
+
+// ---- module.xml ------------------------------------------------------------------------------
+
+void ModuleLoader::read_module(const Opened& o) {
+    const FileCtx& f = o.ctx;
+    {
+        Attrs a(f, o.root, "module");
+        m_.id = a.id("id", true).value_or("");
+        if (auto v = a.str("version", true)) {
+            m_.version = *v;
+            bool ok = !v->empty() && v->size() <= 32;
+            for (char c : *v) {
+                if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ||
+                      c == '+')) {
+                    ok = false;
+                }
+            }
+            if (!ok) {
+                a.error_at("version", "attribute 'version': " + quote(*v) +
+                                          " is not a version (letters, digits, '.', '-', '+')");
+            }
+        }
+        m_.name = a.str("name", true).value_or("");
+        if (auto api = a.integer("api", 0, kMaxInt)) {
+            m_.api = static_cast<int>(*api);
+            if (*api != 1) {
+                a.error_at("api", "unsupported api " + std::to_string(*api) +
+                                      " (this Vedette reads api 1)");
+            }
+        }
+    }
+    Sections sec(f, "module",
+                 {"description", "sides", "phases", "turns", "options", "tracks", "files",
+                  "scenarios", "rules", "tests"});
+    for_children(f, o.root, "module", false, [&](const XMLElement* e) { return sec.take(e); });
+
+    if (const XMLElement* e = sec.get("description")) {
+        Attrs a(f, e, "<description>");
+        m_.description = leaf_text(f, e, "<description>");
+    }
+    if (const XMLElement* e = sec.require(o.root, "sides")) {
+        Attrs(f, e, "<sides>").finish();
+        IdSet ids("side");
+        for_children(f, e, "<sides>", false, [&](const XMLElement* c) {
+            if (!named(c, "side")) return false;
+            Attrs a(f, c, "<side>");
+            core::SideDef s;
+            s.id = a.id("id", true).value_or("");
+            if (!s.id.empty()) a.set_ctx("side " + s.id);
+            s.name = a.str_or("name", s.id);
+            s.color = a.color("color");
+            if (!s.id.empty() && ids.add(f, a.line("id"), s.id)) m_.sides.push_back(s);
+            return true;
+        });
+        if (m_.sides.empty()) f.error(e->GetLineNum(), "<sides>: no <side>");
+    }
+    if (const XMLElement* e = sec.require(o.root, "phases")) {
+        Attrs(f, e, "<phases>").finish();
+        IdSet ids("phase");
+        for_children(f, e, "<phases>", false, [&](const XMLElement* c) {
+            if (!named(c, "phase")) return false;
+            Attrs a(f, c, "<phase>");
+            core::PhaseDef p;
+            p.id = a.id("id", true).value_or("");
+            if (!p.id.empty()) a.set_ctx("phase " + p.id);
+            p.name = a.str_or("name", p.id);
+            if (!p.id.empty() && ids.add(f, a.line("id"), p.id)) m_.phases.push_back(p);
+            return true;
+        });
+        if (m_.phases.empty()) f.error(e->GetLineNum(), "<phases>: no <phase>");
+    }
+    if (const XMLElement* e = sec.require(o.root, "turns")) {
+        Attrs a(f, e, "<turns>");
+        auto first = a.integer("first", 0, kMaxTurn, true);
+        auto last = a.integer("last", 0, kMaxTurn, true);
+        for_children(f, e, "<turns>", false, [](const XMLElement*) { return false; });
+        if (first && last && *last < *first) {
+            a.error("last turn " + std::to_string(*last) + " is before the first turn " +
+                    std::to_string(*first));
+        } else if (first && last) {
+            m_.turn_first = static_cast<int>(*first);
+            m_.turn_last = static_cast<int>(*last);
+        }
+    }
+    if (const XMLElement* e = sec.get("options")) {
+        Attrs(f, e, "<options>").finish();
+        IdSet ids("option");
+        for_children(f, e, "<options>", false, [&](const XMLElement* c) {
+            if (!named(c, "option")) return false;
+            Attrs a(f, c, "<option>");
+            core::OptionDef op;
+            op.id = a.id("id", true).value_or("");
+            if (!op.id.empty()) a.set_ctx("option " + op.id);
+            op.name = a.str_or("name", op.id);
+            op.default_on = a.boolean_or("default", false);
+            if (!op.id.empty() && ids.add(f, a.line("id"), op.id)) m_.options.push_back(op);
+            return true;
+        });
+    }
+    if (const XMLElement* e = sec.get("tracks")) {
+        Attrs(f, e, "<tracks>").finish();
+        IdSet ids("track");
+        for_children(f, e, "<tracks>", false, [&](const XMLElement* c) {
+            if (!named(c, "track")) return false;
+            Attrs a(f, c, "<track>");
+            core::TrackDef t;
+            t.id = a.id("id", true).value_or("");
+            if (!t.id.empty()) a.set_ctx("track " + t.id);
+            t.name = a.str_or("name", t.id);
+            auto lo = a.integer("min", -kMaxInt, kMaxInt, true);
+            auto hi = a.integer("max", -kMaxInt, kMaxInt, true);
+            auto init = a.integer("initial", -kMaxInt, kMaxInt);
+            t.min = lo.value_or(0);
+            t.max = hi.value_or(0);
+            t.initial = init.value_or(t.min);
+            bool ok = lo && hi && (!a.has("initial") || init);
+            if (ok && t.max < t.min) {
+                a.error("max " + std::to_string(t.max) + " is below min " + std::to_string(t.min));
+                ok = false;
+            } else if (ok && (t.initial < t.min || t.initial > t.max)) {
+                a.error_at("initial", "initial " + std::to_string(t.initial) +
+                                          " is outside min..max (" + std::to_string(t.min) + ".." +
+                                          std::to_string(t.max) + ")");
+            }
+            if (!t.id.empty() && ids.add(f, a.line("id"), t.id)) m_.tracks.push_back(t);
+            return true;
+        });
+    }
+    if (const XMLElement* e = sec.require(o.root, "files")) {
+        Attrs a(f, e, "<files>");
+        auto ref = [&](const char* attr, bool required, std::optional<FileRef>& out) {
+            if (auto v = a.str(attr, required); v && check_path(a, attr, *v)) {
+                out = FileRef{*v, a.line(attr)};
+            }
+        };
+        ref("map", true, map_file_);
+        ref("counters", true, counters_file_);
+        ref("tables", false, tables_file_);
+        ref("cards", false, cards_file_);
+        for_children(f, e, "<files>", false, [](const XMLElement*) { return false; });
+    }
+    if (const XMLElement* e = sec.get("scenarios")) {
+        Attrs(f, e, "<scenarios>").finish();
+        IdSet files("scenario file");
+        for_children(f, e, "<scenarios>", false, [&](const XMLElement* c) {
+            if (!named(c, "scenario")) return false;
+            Attrs a(f, c, "<scenario>");
+            auto file = a.str("file", true);
+            if (file && check_path(a, "file", *file) && files.add(f, a.line("file"), *file)) {
+                if (scenario_files_.size() >= static_cast<std::size_t>(limits::kMaxScenarios)) {
+                    if (scenario_files_.size() == limits::kMaxScenarios) {
+                        a.error("more than " + std::to_string(limits::kMaxScenarios) +
+                                " scenarios (the limit)");
+                    }
+                    scenario_files_.push_back({});  // counts, never read
+                    return true;
+                }
+                scenario_files_.push_back({*file, a.line("file")});
+            }
+            return true;
+        });
+        scenario_files_.resize(
+            std::min(scenario_files_.size(), static_cast<std::size_t>(limits::kMaxScenarios)));
+    }
+    if (const XMLElement* e = sec.require(o.root, "rules")) {
+        Attrs a(f, e, "<rules>");
+        if (auto v = a.str("main", true); v && check_path(a, "main", *v)) {
+            m_.rules_main = *v;
+            rules_file_ = FileRef{*v, a.line("main")};
+        }
+        for_children(f, e, "<rules>", false, [](const XMLElement*) { return false; });
+    }
+    if (const XMLElement* e = sec.get("tests")) {
+        Attrs a(f, e, "<tests>");
+        if (auto v = a.str("dir", true); v && check_path(a, "dir", *v)) {
+            m_.tests_dir = *v;
+            tests_dir_ = FileRef{*v, a.line("dir")};
+        }
+        for_children(f, e, "<tests>", false, [](const XMLElement*) { return false; });
+    }
+}
+
+// ---- map.xml ---------------------------------------------------------------------------------
+
+void ModuleLoader::read_map(const Opened& o) {
+    const FileCtx& f = o.ctx;
+    core::MapDef& map = m_.map;
+    bool dims_ok = false;
+    {
+        Attrs a(f, o.root, "map");
+        map.id = a.id("id", true).value_or("");
+        map.name = a.str_or("name", map.id);
+        map.grid.orientation = a.choice("orientation", {"flat", "pointy"}).value_or(0) == 0
+                                   ? hex::Orientation::FlatTop
+                                   : hex::Orientation::PointyTop;
+        map.grid.parity = a.choice("parity", {"odd", "even"}).value_or(0) == 0 ? hex::Parity::Odd
+                                                                               : hex::Parity::Even;
+        // Refuse absurd sizes before allocating anything, naming the limit.
+        auto side = [&](const char* attr, const char* what) -> std::optional<std::int64_t> {
+            auto text = a.str(attr, true);
+            if (!text) return std::nullopt;
+            bool overflow = false;
+            auto v = parse_int(*text, &overflow);
+            if (!v && !overflow) {
+                a.error_at(attr, std::string("attribute '") + attr + "': " + quote(*text) +
+                                     " is not an integer");
+            } else if (v && *v < 1) {
+                a.error_at(attr, std::string("attribute '") + attr + "': " + quote(*text) +
+                                     " is out of range (1.." + std::to_string(limits::kMaxMapSide) +
+                                     ")");
+            } else if (!v || *v > limits::kMaxMapSide) {
+                a.error_at(attr, std::string("attribute '") + attr + "': " + quote(*text) +
+                                     " exceeds the limit of " +
+                                     std::to_string(limits::kMaxMapSide) + " " + what);
+            } else {
+                return v;
+            }
+            return std::nullopt;
+        };
+        auto cols = side("cols", "columns");
+        auto rows = side("rows", "rows");
+        if (cols && rows) {
+            if (*cols * *rows > limits::kMaxHexes) {
+                a.error("a map of " + std::to_string(*cols) + " x " + std::to_string(*rows) +
+                        " = " + std::to_string(*cols * *rows) + " hexes exceeds the limit of " +
+                        std::to_string(limits::kMaxHexes) + " hexes");
+            } else {
+                map.cols = static_cast<int>(*cols);
+                map.rows = static_cast<int>(*rows);
+                dims_ok = true;
+            }
+        }
+    }
+    map.numbering.rows = map.rows;
+    Sections sec(f, "map",
+                 {"numbering", "georef", "terrain-types", "hexside-types", "hex-features", "hexes",
+                  "hexsides", "lines", "boxes", "regions"});
+    for_children(f, o.root, "map", false, [&](const XMLElement* e) { return sec.take(e); });
+
+    if (const XMLElement* e = sec.get("numbering")) {
+        Attrs a(f, e, "<numbering>");
+        auto& n = map.numbering;
+        bool letters = a.choice("scheme", {"colrow", "row-letters-col-board"}).value_or(0) == 1;
+        n.scheme =
+            letters ? hex::Numbering::Scheme::RowLettersColBoard : hex::Numbering::Scheme::ColRow;
+        n.first_col = static_cast<int>(a.integer_or("first-col", 0, 9999, 1));
+        n.first_row = static_cast<int>(a.integer_or("first-row", 0, 9999, 1));
+        n.col_digits = static_cast<int>(a.integer_or("col-digits", 1, 5, 2));
+        n.row_digits = static_cast<int>(a.integer_or("row-digits", 1, 5, 2));
+        n.letters_from_south = a.boolean_or("letters-from-south", true);
+        if (auto step = a.integer("col-step", -1, 1)) {
+            if (*step == 0) {
+                a.error_at("col-step", "col-step must be 1 or -1");
+            } else {
+                map.col_step = static_cast<int>(*step);
+            }
+        }
+        for_children(f, e, "<numbering>", false, [](const XMLElement*) { return false; });
+    }
+    if (const XMLElement* e = sec.get("georef")) {
+        Attrs a(f, e, "<georef>");
+        core::GeoRef g;
+        a.choice("projection", {"laea"}, true);
+        g.projection = "laea";
+        g.lat0 = a.real("lat0", -90, 90, true).value_or(0);
+        g.lon0 = a.real("lon0", -180, 180, true).value_or(0);
+        g.hex_km = a.real("hex-km", 0.001, 100000, true).value_or(1);
+        g.origin_x_km = a.real("origin-x-km", -1e6, 1e6, true).value_or(0);
+        g.origin_y_km = a.real("origin-y-km", -1e6, 1e6, true).value_or(0);
+        for_children(f, e, "<georef>", false, [](const XMLElement*) { return false; });
+        map.georef = g;
+    }
+
+    // Type lists: <terrain-types>, <hexside-types>, <hex-features>.
+    auto read_types = [&](const char* section, const char* elem, const char* kind, auto add) {
+        const XMLElement* e = sec.get(section);
+        if (!e) return;
+        Attrs(f, e, std::string("<") + section + ">").finish();
+        IdSet ids(kind);
+        for_children(f, e, std::string("<") + section + ">", false, [&](const XMLElement* c) {
+            if (!named(c, elem)) return false;
+            Attrs a(f, c, std::string("<") + elem + ">");
+            auto id = a.id("id", true);
+            if (id) a.set_ctx(std::string(kind) + " " + *id);
+            bool fresh = id && ids.add(f, a.line("id"), *id);
+            add(a, id.value_or(""), fresh);
+            return true;
+        });
+    };
+    sec.require(o.root, "terrain-types");
+    read_types("terrain-types", "terrain", "terrain",
+               [&](Attrs& a, const std::string& id, bool fresh) {
+                   core::TerrainType t;
+                   t.id = id;
+                   t.name = a.str_or("name", id);
+                   t.color = a.color("color");
+                   t.symbol = a.str_or("symbol", "");
+                   t.playable = a.boolean_or("playable", true);
+                   if (fresh) map.terrain_types.push_back(t);
+               });
+    if (const XMLElement* e = sec.get("terrain-types"); e && map.terrain_types.empty()) {
+        f.error(e->GetLineNum(), "<terrain-types>: no <terrain>");
+    }
+    read_types("hexside-types", "hexside-type", "hexside type",
+               [&](Attrs& a, const std::string& id, bool fresh) {
+                   core::HexsideType t;
+                   t.id = id;
+                   t.name = a.str_or("name", id);
+                   t.color = a.color("color");
+                   if (fresh) map.hexside_types.push_back(t);
+               });
+    read_types("hex-features", "feature", "feature",
+               [&](Attrs& a, const std::string& id, bool fresh) {
+                   core::FeatureType t;
+                   t.id = id;
+                   t.name = a.str_or("name", id);
+                   if (fresh) map.feature_types.push_back(t);
+               });
+
+    // Named lines (before hexsides, which name them).
+    if (const XMLElement* e = sec.get("lines")) {
+        Attrs(f, e, "<lines>").finish();
+        IdSet ids("line");
+        for_children(f, e, "<lines>", false, [&](const XMLElement* c) {
+            if (!named(c, "line")) return false;
+            Attrs a(f, c, "<line>");
+            core::LineDef l;
+            l.id = a.id("id", true).value_or("");
+            if (!l.id.empty()) a.set_ctx("line " + l.id);
+            l.name = a.str_or("name", l.id);
+            if (auto k = a.id("kind")) {
+                l.kind = *k;
+                if (map.hexside_type_index(*k) < 0) {
+                    a.error_at("kind", "unknown hexside type " + quote(*k));
+                }
+            }
+            for_children(f, c, a.ctx(), false, [](const XMLElement*) { return false; });
+            if (!l.id.empty() && ids.add(f, a.line("id"), l.id)) map.lines.push_back(l);
+            return true;
+        });
+    }
+
+    if (const XMLElement* e = sec.get("boxes")) {
+        Attrs(f, e, "<boxes>").finish();
+        IdSet ids("box");
+        for_children(f, e, "<boxes>", false, [&](const XMLElement* c) {
+            if (!named(c, "box")) return false;
+            Attrs a(f, c, "<box>");
+            core::BoxDef b;
+            b.id = a.id("id", true).value_or("");
+            if (!b.id.empty()) a.set_ctx("box " + b.id);
+            b.name = a.str_or("name", b.id);
+            if (auto owner = a.id("owner")) {
+                b.owner = *owner;
+                if (m_.side_index(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
+            }
+            b.is_private = a.boolean_or("private", false);
+            if (b.is_private && !a.has("owner")) a.error("a private box needs an owner");
+            if (!b.id.empty() && ids.add(f, a.line("id"), b.id)) map.boxes.push_back(b);
+            return true;
+        });
+    }
+
+    // Resolves a list of ids into sorted indices, reporting unknown and repeated ones.
+    auto id_list = [&](Attrs& a, const char* attr, const std::string& value, const char* kind,
+                       auto index_of) {
+        std::vector<int> out;
+        for (const auto& w : split_ws(value)) {
+            int i = index_of(w);
+            if (i < 0) {
+                a.error_at(attr, "unknown " + std::string(kind) + " " + quote(w));
+            } else if (std::find(out.begin(), out.end(), i) != out.end()) {
+                a.error_at(attr, std::string(kind) + " " + quote(w) + " listed twice");
+            } else {
+                out.push_back(i);
+            }
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+
+    // Every hex must have a label that reads back as itself (rows beyond row-digits, or more
+    // rows than letters, would read as another hex or not at all).
+    for (int c = 0; c < map.cols && dims_ok; ++c) {
+        for (int r = 0; r < map.rows && dims_ok; ++r) {
+            std::string text = map.offset_label({c, r});
+            auto back = map.label_offset(text);
+            if (!back || back->offset != hex::Offset{c, r}) {
+                const XMLElement* ne = sec.get("numbering");
+                f.error(ne ? ne->GetLineNum() : o.root->GetLineNum(),
+                        "<numbering>: offset column " + std::to_string(c) + ", row " +
+                            std::to_string(r) + " would print as " + quote(text) +
+                            ", which does not read back as the same hex");
+                dims_ok = false;
+            }
+        }
+    }
+
+    const XMLElement* hexes_el = sec.require(o.root, "hexes");
+    if (hexes_el && dims_ok) {
+        Attrs ha(f, hexes_el, "<hexes>");
+        int def_terrain = 0;
+        if (auto d = ha.id("default-terrain", true)) {
+            def_terrain = map.terrain_index(*d);
+            if (def_terrain < 0) {
+                ha.error_at("default-terrain", "unknown terrain " + quote(*d));
+                def_terrain = 0;
+            }
+        }
+        ha.finish();
+        // Every hex of the rectangle exists; <hex> entries override the default.
+        std::size_t n = static_cast<std::size_t>(map.cols) * static_cast<std::size_t>(map.rows);
+        std::vector<core::HexDef> hexes(n);
+        std::vector<int> first_line(n, 0);
+        for (int c = 0; c < map.cols; ++c) {
+            for (int r = 0; r < map.rows; ++r) {
+                auto& h = hexes[static_cast<std::size_t>(c * map.rows + r)];
+                h.hex = hex::from_offset({c, r}, map.grid);
+                h.terrain = def_terrain;
+            }
+        }
+        for_children(f, hexes_el, "<hexes>", false, [&](const XMLElement* c) {
+            if (!named(c, "hex")) return false;
+            Attrs a(f, c, "<hex>");
+            auto at = a.str("at", true);
+            std::optional<hex::Label> lab;
+            if (at) {
+                a.set_ctx("hex " + *at);
+                std::string why;
+                if (resolve_label(map, *at, false, why)) {
+                    lab = map.label_offset(*at);
+                } else {
+                    a.error_at("at", why);
+                }
+            }
+            core::HexDef* h = nullptr;
+            if (lab) {
+                std::size_t i =
+                    static_cast<std::size_t>(lab->offset.col * map.rows + lab->offset.row);
+                if (first_line[i] != 0) {
+                    f.error(a.line("at"), "duplicate hex " + shorten(*at) + " (first at line " +
+                                              std::to_string(first_line[i]) + ")");
+                } else {
+                    first_line[i] = a.line("at");
+                    h = &hexes[i];
+                }
+            }
+            core::HexDef tmp;  // absorbs the values of a bad or duplicate entry
+            if (!h) h = &tmp;
+            if (auto t = a.id("terrain")) {
+                int ti = map.terrain_index(*t);
+                if (ti < 0) {
+                    a.error_at("terrain", "unknown terrain " + quote(*t));
+                } else {
+                    h->terrain = ti;
+                }
+            }
+            if (auto fs = a.str("features")) {
+                h->features = id_list(a, "features", *fs, "feature",
+                                      [&](const std::string& w) { return map.feature_index(w); });
+            }
+            h->name = a.str_or("name", "");
+            auto board = a.integer("board", 0, 999);
+            // Labels that name a board ("A1(2)") set it; board= must then agree.
+            if (lab && lab->board != 0) {
+                h->board = lab->board;
+                if (board && *board != lab->board) {
+                    a.error_at("board", "board " + std::to_string(*board) +
+                                            " does not match the label's board " +
+                                            std::to_string(lab->board));
+                }
+            } else {
+                h->board = static_cast<int>(board.value_or(0));
+            }
+            for_children(f, c, a.ctx(), false, [](const XMLElement*) { return false; });
+            return true;
+        });
+        for (int c = 0; c < map.cols; ++c) {
+            for (int r = 0; r < map.rows; ++r) {
+                auto& h = hexes[static_cast<std::size_t>(c * map.rows + r)];
+                h.label = map.offset_label({c, r}, h.board);
+            }
+        }
+        std::sort(hexes.begin(), hexes.end(),
+                  [](const core::HexDef& x, const core::HexDef& y) { return x.hex < y.hex; });
+        map.hexes = std::move(hexes);
+    }
+
+    if (const XMLElement* e = sec.get("hexsides"); e && dims_ok) {
+        Attrs(f, e, "<hexsides>").finish();
+        std::map<std::int64_t, int> first_line;
+        auto names = direction_names(map.grid.orientation);
+        const char* shape =
+            map.grid.orientation == hex::Orientation::FlatTop ? "flat-top" : "pointy-top";
+        for_children(f, e, "<hexsides>", false, [&](const XMLElement* c) {
+            if (!named(c, "hexside")) return false;
+            Attrs a(f, c, "<hexside>");
+            auto at = a.str("at", true);
+            auto dir_s = a.str("dir", true);
+            std::optional<hex::Hex> h;
+            if (at) {
+                a.set_ctx("hexside " + *at + (dir_s ? " " + *dir_s : ""));
+                std::string why;
+                h = resolve_label(map, *at, false, why);
+                if (!h) a.error_at("at", why);
+            }
+            std::optional<int> dir;
+            if (dir_s) {
+                dir = hex::parse_direction(*dir_s, map.grid.orientation);
+                if (!dir) {
+                    a.error_at("dir", "bad direction " + quote(*dir_s) + " for a " + shape +
+                                          " map (use " + list_words(names) + ")");
+                }
+            }
+            core::HexsideDef side;
+            if (auto t = a.str("types", true)) {
+                side.types = id_list(a, "types", *t, "hexside type", [&](const std::string& w) {
+                    return map.hexside_type_index(w);
+                });
+                if (split_ws(*t).empty()) a.error_at("types", "no hexside type given");
+            }
+            if (auto names = a.str("names")) {
+                side.lines = id_list(a, "names", *names, "line",
+                                     [&](const std::string& w) { return map.line_index(w); });
+            }
+            for_children(f, c, a.ctx(), false, [](const XMLElement*) { return false; });
+            if (h && dir) {
+                side.key = hex::hexside(*h, *dir);
+                auto [it, fresh] = first_line.emplace(hex::pack(side.key), a.line());
+                if (!fresh) {
+                    f.error(a.line(), "duplicate hexside " + shorten(*at) + " " + shorten(*dir_s) +
+                                          " (first at line " + std::to_string(it->second) + ")");
+                } else {
+                    map.hexsides.push_back(std::move(side));
+                }
+            }
+            return true;
+        });
+        std::sort(
+            map.hexsides.begin(), map.hexsides.end(),
+            [](const core::HexsideDef& x, const core::HexsideDef& y) { return x.key < y.key; });
+    }
+
+    if (const XMLElement* e = sec.get("regions"); e && dims_ok) {
+        Attrs(f, e, "<regions>").finish();
+        IdSet ids("region");
+        for_children(f, e, "<regions>", false, [&](const XMLElement* c) {
+            if (!named(c, "region")) return false;
+            Attrs a(f, c, "<region>");
+            core::RegionDef r;
+            r.id = a.id("id", true).value_or("");
+            if (!r.id.empty()) a.set_ctx("region " + r.id);
+            r.name = a.str_or("name", r.id);
+            if (auto hs = a.str("hexes", true)) {
+                for (const auto& w : split_ws(*hs)) {
+                    std::string why;
+                    auto h = resolve_label(map, w, true, why);
+                    if (!h) {
+                        a.error_at("hexes", why);
+                    } else if (std::find(r.hexes.begin(), r.hexes.end(), *h) != r.hexes.end()) {
+                        a.error_at("hexes", "hex " + shorten(w) + " listed twice");
+                    } else {
+                        r.hexes.push_back(*h);
+                    }
+                }
+            }
+            for_children(f, c, a.ctx(), false, [](const XMLElement*) { return false; });
+            std::sort(r.hexes.begin(), r.hexes.end());
+            if (!r.id.empty() && ids.add(f, a.line("id"), r.id)) map.regions.push_back(r);
+            return true;
+        });
+    }
+    // Placements are checked against the map only if its geometry is known.
+    map_ok_ = dims_ok && hexes_el && !map.terrain_types.empty();
+}
+
+// ---- counters.xml ----------------------------------------------------------------------------
+
+void ModuleLoader::read_counters(const Opened& o) {
+    const FileCtx& f = o.ctx;
+    Attrs(f, o.root, "<counters>").finish();
+    IdSet type_ids("counter type");
+    std::vector<std::pair<std::size_t, int>> hidden_as_lines;  // type index, line
+    for_children(f, o.root, "<counters>", false, [&](const XMLElement* e) {
+        if (!named(e, "counter-type")) return false;
+        Attrs a(f, e, "<counter-type>");
+        core::CounterType t;
+        t.id = a.id("id", true).value_or("");
+        if (!t.id.empty()) a.set_ctx("counter-type " + t.id);
+        t.name = a.str_or("name", t.id);
+        t.category = a.id("category").value_or("unit");
+        if (auto s = a.id("side")) {
+            t.side = *s;
+            if (m_.side_index(*s) < 0) a.error_at("side", "unknown side " + quote(*s));
+        }
+        int hidden_line = 0;
+        if (auto h = a.id("hidden-as")) {
+            t.hidden_as = *h;
+            hidden_line = a.line("hidden-as");
+        }
+        IdSet faces("face"), stats("stat");
+        const std::string ctx = a.ctx();
+        for_children(f, e, ctx, false, [&](const XMLElement* c) {
+            if (named(c, "face")) {
+                Attrs fa(f, c, ctx + ", <face>");
+                core::FaceDef face;
+                face.id = fa.id("id", true).value_or("");
+                if (!face.id.empty()) fa.set_ctx(ctx + ", face " + face.id);
+                face.name = fa.str_or("name", face.id);
+                for_children(f, c, fa.ctx(), false, [](const XMLElement*) { return false; });
+                if (!face.id.empty() && faces.add(f, fa.line("id"), face.id)) {
+                    t.faces.push_back(face);
+                }
+                return true;
+            }
+            if (named(c, "stat")) {
+                Attrs sa(f, c, ctx + ", <stat>");
+                auto id = sa.id("id", true);
+                if (id) sa.set_ctx(ctx + ", stat " + *id);
+                auto v = typed_value(sa, false);
+                for_children(f, c, sa.ctx(), false, [](const XMLElement*) { return false; });
+                if (id && stats.add(f, sa.line("id"), *id) && v) t.stats[*id] = *v;
+                return true;
+            }
+            return false;
+        });
+        if (t.faces.empty() && !t.id.empty()) a.error("no <face> (a counter needs at least one)");
+        if (!t.id.empty() && type_ids.add(f, a.line("id"), t.id)) {
+            if (hidden_line) hidden_as_lines.emplace_back(m_.counter_types.size(), hidden_line);
+            m_.counter_types.push_back(std::move(t));
+        }
+        return true;
+    });
+    for (auto [i, line] : hidden_as_lines) {
+        const auto& t = m_.counter_types[i];
+        if (m_.counter_type_index(t.hidden_as) < 0) {
+            f.error(line, shorten("counter-type " + t.id, 100) + ": unknown counter type " +
+                              quote(t.hidden_as) + " in hidden-as");
+        }
+    }
+    counters_ok_ = true;
+}
+
+// ---- tables.xml ------------------------------------------------------------------------------
+
+void ModuleLoader::read_tables(const Opened& o) {
+    const FileCtx& f = o.ctx;
+    Attrs(f, o.root, "<tables>").finish();
+    IdSet table_ids("table");
+    for_children(f, o.root, "<tables>", false, [&](const XMLElement* e) {
+        if (!named(e, "table")) return false;
+        Attrs a(f, e, "<table>");
+        core::TableDef t;
+        t.id = a.id("id", true).value_or("");
+        if (!t.id.empty()) a.set_ctx("table " + t.id);
+        t.name = a.str_or("name", t.id);
+        t.rule = a.str_or("rule", "");
+        const std::string ctx = a.ctx();
+        const XMLElement* columns = nullptr;
+        std::vector<std::pair<std::vector<std::string>, int>> rows;  // cells, line
+        for_children(f, e, ctx, false, [&](const XMLElement* c) {
+            if (named(c, "columns")) {
+                Attrs ca(f, c, ctx + ", <columns>");
+                if (columns) {
+                    f.error(c->GetLineNum(), ctx + ": duplicate element <columns> (first at line " +
+                                                 std::to_string(columns->GetLineNum()) + ")");
+                    return true;
+                }
+                columns = c;
+                IdSet col_ids("column");
+                for (const auto& w : split_ws(leaf_text(f, c, ctx + ", <columns>"))) {
+                    if (!is_id(w)) {
+                        f.error(c->GetLineNum(), ctx + ": column " + quote(w) +
+                                                     " is not a valid id (" + id_rule() + ")");
+                    }
+                    col_ids.add(f, c->GetLineNum(), w);
+                    t.columns.push_back(w);  // kept even if repeated: rows are as wide as given
+                }
+                if (t.columns.empty()) f.error(c->GetLineNum(), ctx + ": <columns> is empty");
+                return true;
+            }
+            if (named(c, "row")) {
+                Attrs ra(f, c, ctx + ", <row>");
+                rows.emplace_back(split_ws(leaf_text(f, c, ctx + ", <row>")), c->GetLineNum());
+                return true;
+            }
+            return false;
+        });
+        if (!columns) a.error("missing element <columns>");
+        if (rows.empty()) a.error("no <row>");
+        for (const auto& [cells, line] : rows) {
+            if (columns && cells.size() != t.columns.size()) {
+                f.error(line, ctx + ": row has " + std::to_string(cells.size()) +
+                                  (cells.size() == 1 ? " cell" : " cells") + ", expected " +
+                                  std::to_string(t.columns.size()) +
+                                  " (columns: " + list_words(t.columns) + ")");
+            }
+            std::vector<core::Value> row;
+            for (const auto& cell : cells) {
+                bool overflow = false;
+                auto n = parse_int(cell, &overflow);
+                if (n && *n >= -kMaxInt && *n <= kMaxInt) {
+                    row.emplace_back(*n);
+                } else if (n || overflow) {
+                    f.error(line, ctx + ": cell " + quote(cell) + " is out of range (" +
+                                      std::to_string(-kMaxInt) + ".." + std::to_string(kMaxInt) +
+                                      ")");
+                } else if (cell.size() > limits::kMaxIdLength) {
+                    f.error(line, ctx + ": cell " + quote(cell) + " is longer than " +
+                                      std::to_string(limits::kMaxIdLength) + " characters");
+                } else {
+                    row.emplace_back(cell);
+                }
+            }
+            t.rows.push_back(std::move(row));
+        }
+        if (!t.id.empty() && table_ids.add(f, a.line("id"), t.id))
+            m_.tables.push_back(std::move(t));
+        return true;
+    });
+}
+
+// ---- cards.xml -------------------------------------------------------------------------------
+
+void ModuleLoader::read_cards(const Opened& o) {
+    const FileCtx& f = o.ctx;
+    Attrs(f, o.root, "<cards>").finish();
+    IdSet deck_ids("deck"), card_ids("card");
+    for_children(f, o.root, "<cards>", false, [&](const XMLElement* e) {
+        if (!named(e, "deck")) return false;
+        Attrs a(f, e, "<deck>");
+        core::DeckDef d;
+        d.id = a.id("id", true).value_or("");
+        if (!d.id.empty()) a.set_ctx("deck " + d.id);
+        d.name = a.str_or("name", d.id);
+        if (auto owner = a.id("owner")) {
+            d.owner = *owner;
+            if (m_.side_index(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
+        }
+        const std::string ctx = a.ctx();
+        for_children(f, e, ctx, false, [&](const XMLElement* c) {
+            if (!named(c, "card")) return false;
+            Attrs ca(f, c, "<card>");
+            core::CardDef card;
+            card.id = ca.id("id", true).value_or("");
+            if (!card.id.empty()) ca.set_ctx("card " + card.id);
+            card.name = ca.str_or("name", card.id);
+            if (auto s = ca.id("side")) {
+                card.side = *s;
+                if (m_.side_index(*s) < 0) ca.error_at("side", "unknown side " + quote(*s));
+            }
+            card.timing = ca.str_or("timing", "");
+            // Other attributes are the module's own (e.g. value="3"), passed to the rules.
+            for (auto& [k, v] : ca.take_rest()) card.attributes[k] = v;
+            card.text = leaf_text(f, c, ca.ctx());
+            if (!card.id.empty() && card_ids.add(f, ca.line("id"), card.id)) {
+                d.cards.push_back(std::move(card));
+            }
+            return true;
+        });
+        if (d.cards.empty() && !d.id.empty()) a.error("no <card>");
+        if (!d.id.empty() && deck_ids.add(f, a.line("id"), d.id)) m_.decks.push_back(std::move(d));
+        return true;
+    });
+}
+
+SetupResult setup_from_bytes(const core::ModuleDef& module, const std::string& name,
+                             const FileRead& r) {
+    Sink sink;
+    FileCtx f{sink, name};
+    SetupResult out;
+    switch (r.status) {
+        case FileRead::Status::NotFound:
+            f.error(0, "file not found");
+            break;
+        case FileRead::Status::TooLarge:
+            f.error(0, "file is too large (" + std::to_string(r.size) + " bytes; the limit is " +
+                           std::to_string(limits::kMaxFileBytes) + ")");
+            break;
+        case FileRead::Status::Unreadable:
+            f.error(0, "cannot read the file");
+            break;
+        case FileRead::Status::Ok:
+            if (auto doc = parse_xml(f, r.bytes)) {
+                if (const XMLElement* root = root_element(f, *doc, "scenario")) {
+                    out.scenario = read_scenario(f, root, ScenarioEnv{module});
+                }
+            }
+            break;
+    }
+    out.errors = sink.take();
+    return out;
+}
+
+}  // namespace
+
+LoadResult load_module(const std::string& dir) {
+    auto src = disk_source(dir);
+    return ModuleLoader(*src, dir).run();
+}
+
+LoadResult load_module_from_memory(const std::map<std::string, std::string>& files,
+                                   const std::string& dir) {
+    auto src = memory_source(files);
+    return ModuleLoader(*src, dir).run();
+}
+
+SetupResult load_setup(const core::ModuleDef& module, const std::string& file) {
+    return setup_from_bytes(module, file, read_disk_file(file, limits::kMaxFileBytes));
+}
+
+SetupResult load_setup_from_memory(const core::ModuleDef& module, const std::string& file_name,
+                                   std::string_view text) {
+    FileRead r;
+    r.size = text.size();
+    if (text.size() > limits::kMaxFileBytes) {
+        r.status = FileRead::Status::TooLarge;
+    } else {
+        r.status = FileRead::Status::Ok;
+        r.bytes = std::string(text);
+    }
+    return setup_from_bytes(module, file_name, r);
+}
+
+}  // namespace vedette::data
