@@ -3,7 +3,7 @@
 battle (modules/napoleon_1814/data/oob.txt), the extra places (data/places.txt), the
 schedules below and the map (modules/napoleon_1814/map.xml: hex names, georeference, rivers).
 
-    python3 scripts/oob/build_oob.py [--map PATH] [--check]
+    python3 scripts/oob/build_oob.py [--map PATH] [--check] [--summary]
 
 Set-up checks (rule numbers of "1814: Napoleon's Defiance"):
   * 4.1  no hex holds more than six friendly OF (OF counted in halves: 12);
@@ -12,7 +12,8 @@ Set-up checks (rule numbers of "1814: Napoleon's Defiance"):
   * every set-up hex is on the board, playable, not sea; a mountain hex only with a pass.
 A place that breaks a check is moved to the nearest hex that passes, and the move is reported
 (so a new map.xml never silently produces an illegal set-up). Nothing here is random.
---check only reports, writes nothing, and exits 1 on any moved/unresolved placement.
+--check writes nothing; it exits 1 if 4.1/14.1 fail or if counters.xml or campaign.xml are not
+what the generator writes from today's inputs (e.g. after a new map.xml).
 Python 3 standard library only.
 """
 import math
@@ -610,8 +611,17 @@ def main():
                   sum(of2(by[i]) for i in ids) / 2, " ".join(ids)))
     if errors:
         sys.exit(1)
-    if check:
-        sys.exit(1 if report else 0)
+    if check:  # the committed files must be what the generator writes from today's inputs
+        stale = []
+        for rel, text in (("counters.xml", counters), (os.path.join("scenarios", "campaign.xml"),
+                                                       scen)):
+            path = os.path.join(MOD, rel)
+            if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
+                stale.append(rel)
+        for rel in stale:
+            print("STALE: %s differs from the generator's output; rerun build_oob.py" % rel)
+        print("check: 4.1 and 14.1 hold on the Turn 1 set-up" if not stale else "check failed")
+        sys.exit(1 if stale else 0)
     with open(os.path.join(MOD, "counters.xml"), "w", encoding="utf-8") as f:
         f.write(counters)
     os.makedirs(os.path.join(MOD, "scenarios"), exist_ok=True)
