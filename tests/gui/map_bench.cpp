@@ -111,6 +111,10 @@ int main(int argc, char** argv) {
     std::sort(off_warm.begin(), off_warm.end());
     tgt = &win;
     cached = false;
+    cached = true;
+    frame();
+    shot(win, out + "/bench_full_cached.png");
+    cached = false;
     frame();
     shot(win, out + "/bench_full.png");
     cam.zoom *= 2.5f;

@@ -343,7 +343,10 @@ void App::refresh() {
                 for (const auto& h : a.hexes) hl_.target_hexes.insert(h);
             continue;
         }
-        for (const auto& h : a.hexes) hl_.hexes.insert(h);
+        // Without a selection: the pieces that can act, and the hexes of actions that name no
+        // piece (a move's destinations appear once its piece is selected).
+        if (a.pieces.empty())
+            for (const auto& h : a.hexes) hl_.hexes.insert(h);
         for (const auto& p : a.pieces) hl_.pieces.insert(p);
     }
     ++generation_;
@@ -372,8 +375,8 @@ void App::undo() {
     if (!session_ || screen_ != Screen::Game) return;
     std::string why;
     const std::string role = session_->log().empty() ? viewer_ : session_->log().back().role;
-    if (controller_[role] != "human") {
-        refusal_ = "The last action was the AI's; undo is for your own actions.";
+    if (controller_[role] != "human" || (role != viewer_ && !viewer_.empty())) {
+        refusal_ = "Cannot undo: the last action was " + side_name(role) + "'s; undo is for your own actions.";
         return;
     }
     if (!session_->undo(role, &why)) {
@@ -670,10 +673,13 @@ void App::draw_frame() {
     window_.clear(kTable);
     const bool board = (screen_ == Screen::Game || screen_ == Screen::Replay) && map_ && session_;
     if (board && handover_to_.empty()) {
-        scene_.draw(window_, cam_, generation_, [&](sf::RenderTarget& t, const Camera& c) {
+        auto paint = [&](sf::RenderTarget& t, const Camera& c) {
             map_->draw(t, c);
             BoardPainter::draw(t, c, *map_, *def_, view_, hl_, font_, bold_);
-        });
+        };
+        static const bool no_cache = std::getenv("VEDETTE_NO_CACHE") != nullptr;
+        if (no_cache) paint(window_, cam_);
+        else scene_.draw(window_, cam_, generation_, paint);
         if (!hover_hex_.empty())
             if (auto h = def_->map.parse_label(hover_hex_)) {
                 sf::VertexArray va(sf::Triangles);
@@ -923,7 +929,11 @@ void App::ui_panel() {
     if (screen_ == Screen::Game) {
         std::string why;
         const std::string last_role = session_->log().empty() ? viewer_ : session_->log().back().role;
-        const bool can = session_->can_undo(last_role, &why) && controller_[last_role] == "human";
+        bool can = session_->can_undo(last_role, &why) && controller_[last_role] == "human";
+        if (can && last_role != viewer_) {
+            can = false;
+            why = "the last action was " + side_name(last_role) + "'s";
+        }
         if (!can) ImGui::BeginDisabled();
         if (ImGui::Button("Undo (Ctrl+Z)")) undo();
         if (!can) ImGui::EndDisabled();
@@ -984,10 +994,17 @@ void App::ui_log() {
     std::string phase = "\x01";
     const size_t shown = screen_ == Screen::Replay ? replay_pos_ : log_.size();
     const size_t from = shown > 400 ? shown - 400 : 0;
+    // A log entry records the turn/phase after its action; its heading is the one before it.
+    int t0 = 1;
+    std::string ph0;
+    if (const core::ScenarioDef* sc = def_->scenario(session_->setup().scenario)) {
+        t0 = sc->turn;
+        ph0 = sc->phase.empty() && !def_->phases.empty() ? def_->phases.front().id : sc->phase;
+    }
     for (size_t i = from; i < log_.size() && i < shown; ++i) {
         const json& e = log_[i];
-        const int t = e.value("turn", 0);
-        const std::string ph = e.value("phase", "");
+        const int t = i == 0 ? t0 : log_[i - 1].value("turn", 0);
+        const std::string ph = i == 0 ? ph0 : log_[i - 1].value("phase", "");
         if (t != turn || ph != phase) {
             turn = t;
             phase = ph;
@@ -1232,6 +1249,12 @@ void App::run_script_step() {
     else if (c.verb == "start") { if (!start_game()) script_error(c, status_); }
     else if (c.verb == "click-hex") click_hex(arg(0));
     else if (c.verb == "click-piece") click_piece(arg(0));
+    else if (c.verb == "click-target") {
+        // Clicks the N-th (default first) highlighted destination of the selected piece.
+        const size_t n = static_cast<size_t>(std::atoi(arg(0).c_str()));
+        if (hl_.target_hexes.size() <= n) return (void)script_error(c, "no such highlighted hex");
+        click_hex(*std::next(hl_.target_hexes.begin(), static_cast<long>(n)));
+    }
     else if (c.verb == "hover") hover_hex_ = arg(0);
     else if (c.verb == "choose") {
         if (!chooser_open_) return (void)script_error(c, "no chooser is open");

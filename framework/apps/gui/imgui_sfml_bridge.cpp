@@ -178,6 +178,11 @@ void ImGuiBridge::render(sf::RenderWindow& window) {
     window.pushGLStates();
     ImGui_ImplOpenGL2_RenderDrawData(ImGui::GetDrawData());
     window.popGLStates();
+    // The backend leaves its scissor box and texture binding behind; SFML's render textures and
+    // font pages (which copy textures with framebuffer blits) share this context, so clear them.
+    glDisable(GL_SCISSOR_TEST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    window.resetGLStates();
 }
 
 bool ImGuiBridge::wants_mouse() const { return ImGui::GetIO().WantCaptureMouse; }

@@ -312,7 +312,7 @@ void MapRenderer::build() {
                 const std::string fid = lower(map_.feature_types[static_cast<size_t>(f)].id);
                 if (has(fid, "city") || has(fid, "fort") || has(fid, "capital")) major = true;
             }
-            names_.push_back({c + sf::Vector2f(0, 0.38f * S), hd.name, major});
+            names_.push_back({c + sf::Vector2f(0, 0.5f * S), hd.name, major});
         }
     }
     bounds_ = {minx, miny, maxx - minx, maxy - miny};
@@ -449,7 +449,7 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
             if (!n.major && hex_px < 22.0f) continue;
             const sf::Vector2f s = cam.to_screen(n.world);
             if (!visible(s, 200)) continue;
-            const unsigned size = static_cast<unsigned>(std::clamp(hex_px * (n.major ? 0.36f : 0.3f), 9.0f, 22.0f));
+            const unsigned size = static_cast<unsigned>(std::clamp(hex_px * (n.major ? 0.3f : 0.25f), 9.0f, 18.0f));
             (n.major ? bold : text).add_halo(n.text, s, size, kInk, sf::Color(250, 245, 230, 220), Align::Center, false);
         }
     }
