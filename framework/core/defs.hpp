@@ -199,6 +199,12 @@ struct ModuleDef {
     std::vector<DeckDef> decks;
     std::vector<ScenarioDef> scenarios;
     std::string rules_main;  // path relative to dir
+    // Shared Lua rules libraries (e.g. a series' rules): require("<id>.x") loads
+    // <modules>/<folder>/x.lua, where folder is a sibling of this module's folder.
+    struct RuleLibrary {
+        std::string id, folder;
+    };
+    std::vector<RuleLibrary> rule_libraries;
     std::string tests_dir;   // path relative to dir, may be empty
     std::string content_hash;  // hex digest over every file of the module
 

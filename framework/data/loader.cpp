@@ -621,7 +621,25 @@ void ModuleLoader::read_module(const Opened& o) {
             m_.rules_main = *v;
             rules_file_ = FileRef{*v, a.line("main")};
         }
-        for_children(f, e, "<rules>", false, [](const XMLElement*) { return false; });
+        for_children(f, e, "<rules>", false, [&](const XMLElement* c) {
+            if (std::string_view(c->Name()) != "library") return false;
+            // A shared rules library in a sibling folder of modules/ (require("id.file")).
+            Attrs la(f, c, "<library>");
+            auto id = la.id("id", true);
+            auto folder = la.str("folder", true);
+            if (!id || !folder) return true;
+            if (!is_id(*folder)) {
+                la.error_at("folder", "library folder " + quote(*folder) +
+                                          " must be the name of a sibling module folder");
+                return true;
+            }
+            for (const auto& lib : m_.rule_libraries)
+                if (lib.id == *id) la.error_at("id", "duplicate library id " + quote(*id));
+            if (!src_.is_dir("../" + *folder))
+                la.error_at("folder", "library folder " + quote(*folder) + " not found next to the module");
+            m_.rule_libraries.push_back({*id, *folder});
+            return true;
+        });
     }
     if (const XMLElement* e = sec.get("tests")) {
         Attrs a(f, e, "<tests>");

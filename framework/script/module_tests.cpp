@@ -56,7 +56,9 @@ int vt_new_game(lua_State* L) {
         if (!lua_isnil(L, -1)) spec.scenario = luaL_checkstring(L, -1);
         lua_getfield(L, 1, "seed");
         if (!lua_isnil(L, -1)) spec.seed = static_cast<std::uint64_t>(luaL_checkinteger(L, -1));
-        lua_pop(L, 2);
+        lua_getfield(L, 1, "setup");
+        if (!lua_isnil(L, -1)) spec.setup = luaL_checkstring(L, -1);
+        lua_pop(L, 3);
         spec.options = string_list(L, 1, "options");
         lua_getfield(L, 1, "dice");
         if (lua_istable(L, -1)) {
@@ -163,6 +165,33 @@ int vt_with(lua_State* L) {
     return lua_gettop(L) - base;
 }
 
+// vt.edit(g, fn): calls fn(game) with the game API bound WRITABLE to game g's state, to arrange
+// a position for a test (place pieces, set variables). Test-only: players never get this.
+int vt_edit(lua_State* L) {
+    core::GameState& s = driver(L).edit_state(game_arg(L, 1));
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    Context& c = detail::ctx(L);
+    const core::GameState* saved_c = c.cstate;
+    core::GameState* saved = c.state;
+    c.cstate = &s;
+    c.state = &s;
+    struct Restore {
+        Context& c;
+        const core::GameState* cs;
+        core::GameState* s;
+        ~Restore() {
+            c.cstate = cs;
+            c.state = s;
+        }
+    } restore{c, saved_c, saved};
+    const int base = lua_gettop(L);
+    lua_pushvalue(L, 2);
+    lua_getglobal(L, "game");
+    lua_call(L, 1, LUA_MULTRET);
+    s.events.clear();
+    return lua_gettop(L) - base;
+}
+
 // test(name, fn): registers a test.
 int lua_test(lua_State* L) {
     luaL_checkstring(L, 1);
@@ -260,7 +289,8 @@ TestReport run_module_tests(std::shared_ptr<const core::ModuleDef> def, TestDriv
                                       {"try", guarded<vt_try>},           {"actions", guarded<vt_actions>},
                                       {"has_action", guarded<vt_has_action>},
                                       {"decision", guarded<vt_decision>}, {"events", guarded<vt_events>},
-                                      {"with", guarded<vt_with>},         {nullptr, nullptr}};
+                                      {"with", guarded<vt_with>},         {"edit", guarded<vt_edit>},
+                                      {nullptr, nullptr}};
         luaL_newlib(L, vt);
         lua_setglobal(L, "vt");
     });

@@ -19,6 +19,7 @@ namespace vedette::script {
 
 struct TestGameSpec {
     std::string scenario;  // empty: the module's first scenario
+    std::string setup;     // a set-up file relative to the module folder (instead of scenario)
     std::uint64_t seed = 1;
     std::vector<std::string> options;
     std::vector<int> dice;  // forced die results, in order
@@ -30,6 +31,9 @@ public:
     // Starts a game and returns its handle; throws std::exception with the reason.
     virtual int new_game(const TestGameSpec& spec) = 0;
     virtual const core::GameState& state(int game) const = 0;
+    // Test-only back door to arrange a position (vt.edit): the state, writable, outside the
+    // session's door. Nothing is logged; the undo history is dropped.
+    virtual core::GameState& edit_state(int game) = 0;
     virtual std::vector<core::Action> actions(int game, const std::string& role) = 0;
     // Empty when applied, else the refusal.
     virtual std::string apply(int game, const std::string& role, const std::string& text) = 0;

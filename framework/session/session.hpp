@@ -58,6 +58,11 @@ public:
                          const Setup& setup);
 
     const core::GameState& state() const { return state_; }
+    // Module tests only (vt.edit): the state, writable, outside the door. Drops the undo history.
+    core::GameState& state_for_tests() {
+        undo_.clear();
+        return state_;
+    }
     const core::ModuleDef& def() const { return state_.def(); }
     const std::vector<LogEntry>& log() const { return log_; }
     const std::vector<core::Event>& setup_events() const { return setup_events_; }

@@ -1,5 +1,7 @@
 #include "session/test_driver.hpp"
 
+#include "data/loader.hpp"
+
 namespace vedette::session {
 
 const Session& SessionTestDriver::at(int game) const {
@@ -10,10 +12,22 @@ const Session& SessionTestDriver::at(int game) const {
 
 int SessionTestDriver::new_game(const script::TestGameSpec& spec) {
     if (games_.size() >= 10000) throw std::runtime_error("too many test games");
-    const core::ScenarioDef* sc =
-        spec.scenario.empty() ? (def_->scenarios.empty() ? nullptr : &def_->scenarios.front())
-                              : def_->scenario(spec.scenario);
-    if (!sc) throw std::runtime_error("no scenario '" + spec.scenario + "'");
+    core::ScenarioDef from_file;
+    const core::ScenarioDef* sc = nullptr;
+    if (!spec.setup.empty()) {
+        auto r = data::load_setup(*def_, def_->dir + "/" + spec.setup);
+        if (!r.ok()) {
+            std::string all;
+            for (const auto& e : r.errors) all += (all.empty() ? "" : "; ") + e.str();
+            throw std::runtime_error(all);
+        }
+        from_file = std::move(r.scenario);
+        sc = &from_file;
+    } else {
+        sc = spec.scenario.empty() ? (def_->scenarios.empty() ? nullptr : &def_->scenarios.front())
+                                   : def_->scenario(spec.scenario);
+        if (!sc) throw std::runtime_error("no scenario '" + spec.scenario + "'");
+    }
     Setup setup;
     setup.seed = spec.seed;
     setup.options.insert(spec.options.begin(), spec.options.end());

@@ -17,6 +17,7 @@ public:
 
     int new_game(const script::TestGameSpec& spec) override;
     const core::GameState& state(int game) const override { return at(game).state(); }
+    core::GameState& edit_state(int game) override { return at(game).state_for_tests(); }
     std::vector<core::Action> actions(int game, const std::string& role) override {
         return at(game).actions(role);
     }

@@ -1,1 +1,55 @@
-return { }
+-- 1814: Napoleon's Defiance — the rules. The system is the Campaigns of the Napoleonic Wars
+-- library (modules/cnw_series, require "cnw.*"); this file gives 1814's parameters and its
+-- scenario rules (14.x). See RULES.md for where every rule is implemented and tested.
+local game_rules = require("cnw.game")
+
+local params = {
+    game = "1814",
+    -- 8.4: 3 hexes, 5 by forced march, in every season (1813: 2 in Winter).
+    march = { winter = 3, spring = 3 },
+    forced_march = 5,
+    -- 6.2 / 7.8: supply route and depot spacing: 5 hexes, 3 in Winter.
+    supply_range = { winter = 3, spring = 5 },
+    -- 4.1: six friendly OF per hex, counted in halves.
+    stack_limit_of2 = 12,
+    -- 11.16 decisive battle hits exist in 1814 (not in 1813).
+    decisive_battle_hits = true,
+    -- 9.2: Combat Commands always within 1..6.
+    cc_min = 1, cc_max = 6,
+    phase_rules = {
+        start = "start of Turn: Random Event Cards (16.1), 14.9, 14.10",
+        general_supply = "General Supply and Attrition (6)",
+        active_supply = "Active Supply (7)",
+        movement = "Rally and Movement (8)",
+        combat_commands = "Combat Commands (9)",
+        combat = "Combat (10-11)",
+        commanders = "Commanders' Movement (12)",
+        reinforcements = "Cossacks and Reinforcements (13)",
+    },
+}
+
+local hooks = {}
+
+-- 14.4: a Coalition combat unit in Paris and in Bordeaux or Marseilles at the end of a Turn.
+local PARIS, BORDEAUX, MARSEILLES = "5420", "5929", "4832"
+function hooks.victory_at_end_of_turn(ctx, game)
+    local core = ctx.core
+    local function held(hex) return #core.units_at(game, hex, "coalition") > 0 end
+    if held(PARIS) and (held(BORDEAUX) or held(MARSEILLES)) then
+        game.finish("The Coalition wins: it holds Paris and " ..
+            (held(BORDEAUX) and "Bordeaux" or "Marseilles") .. " at the end of Turn " .. game.turn() .. " (14.4)")
+        return true
+    end
+    return false
+end
+
+-- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
+function hooks.game_length(ctx, game)
+    return game.var("bernadotte_crossed") and 10 or 12
+end
+
+hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles were never held together (14.4)"
+
+local phases = {}
+
+return game_rules.new(params, phases, hooks)

@@ -1,0 +1,198 @@
+-- Shared helpers of the Campaigns of the Napoleonic Wars rules (rules 1-4 and the conventions of
+-- DESIGN.md). Pure functions of the game state: nothing here keeps state between calls.
+local core = {}
+
+local SIDES = { "french", "coalition" }
+core.SIDES = SIDES
+
+function core.enemy(side) return side == "french" and "coalition" or "french" end
+
+-- ---- pieces --------------------------------------------------------------------------------
+
+local function category(game, id) return defs.counter(game.piece(id).type).category end
+
+function core.is_unit(game, id) return category(game, id) == "unit" end
+function core.is_commander(game, id) return category(game, id) == "commander" end
+
+function core.unit_type(game, id) return game.stat(id, "type") end   -- infantry/cavalry/artillery
+function core.class(game, id) return game.stat(id, "class") end
+function core.of2(game, id) return game.stat(id, "of2") or 0 end     -- OF in halves (3.2)
+function core.disrupted(game, id) return game.piece(id).face == "disrupted" end
+function core.is_cossack(game, id) return (game.stat(id, "cossack") or 0) == 1 end
+function core.is_garrison(game, id) return (game.stat(id, "garrison") or 0) == 1 end
+function core.owner(game, id) return game.piece(id).owner end
+
+-- Pieces of `side` at `loc` matching `pred` (bottom to top).
+local function select(game, loc, side, pred)
+    local out = {}
+    for _, id in ipairs(game.pieces_at(loc)) do
+        local p = game.piece(id)
+        if (side == nil or p.owner == side) and pred(id, p) then out[#out + 1] = id end
+    end
+    return out
+end
+
+function core.units_at(game, loc, side)
+    return select(game, loc, side, function(id) return core.is_unit(game, id) end)
+end
+
+function core.undisrupted_units_at(game, loc, side)
+    return select(game, loc, side, function(id) return core.is_unit(game, id) and not core.disrupted(game, id) end)
+end
+
+function core.commanders_at(game, loc, side)
+    return select(game, loc, side, function(id) return core.is_commander(game, id) end)
+end
+
+-- Units and commanders (not markers) of `side` at loc.
+function core.force_at(game, loc, side)
+    return select(game, loc, side, function(id)
+        local c = category(game, id)
+        return c == "unit" or c == "commander"
+    end)
+end
+
+-- The side with units or commanders at hex, or nil (4.3: a stack).
+function core.side_at(game, hex)
+    for _, id in ipairs(game.pieces_at(hex)) do
+        local c = category(game, id)
+        if c == "unit" or c == "commander" then return game.piece(id).owner end
+    end
+    return nil
+end
+
+function core.has_enemy_units(game, hex, side) return #core.units_at(game, hex, core.enemy(side)) > 0 end
+
+function core.has_undisrupted_enemy_cavalry(game, hex, side)
+    for _, id in ipairs(core.undisrupted_units_at(game, hex, core.enemy(side))) do
+        if core.unit_type(game, id) == "cavalry" then return true end
+    end
+    return false
+end
+
+-- 4.1: the OF of a side's units in a hex, in halves.
+function core.stack_of2(game, hex, side)
+    local total = 0
+    for _, id in ipairs(core.units_at(game, hex, side)) do total = total + core.of2(game, id) end
+    return total
+end
+
+function core.types_in(game, ids, undisrupted_only)
+    local seen, n = {}, 0
+    for _, id in ipairs(ids) do
+        if not undisrupted_only or not core.disrupted(game, id) then
+            local t = core.unit_type(game, id)
+            if not seen[t] then seen[t] = true; n = n + 1 end
+        end
+    end
+    return n
+end
+
+function core.highest_cr(game, commanders)
+    local best = 0
+    for _, id in ipairs(commanders) do best = math.max(best, game.stat(id, "cr") or 0) end
+    return best
+end
+
+-- A hit (11.18), attrition (6.4 / 8.7): disrupt, or eliminate if already disrupted.
+function core.eliminate(game, id, why)
+    game.move(id, "box:eliminated")
+    game.set_face(id, "ready")
+    game.log(id .. " is eliminated" .. (why and (" (" .. why .. ")") or ""))
+end
+
+function core.disrupt(game, id, why)
+    if core.disrupted(game, id) then
+        core.eliminate(game, id, why)
+        return "eliminated"
+    end
+    game.set_face(id, "disrupted")
+    game.log(id .. " is disrupted" .. (why and (" (" .. why .. ")") or ""))
+    return "disrupted"
+end
+
+-- ---- map -----------------------------------------------------------------------------------
+
+function core.is_city(hex) return map.has_feature(hex, "city") or map.has_feature(hex, "fortified") end
+function core.is_fortified(hex) return map.has_feature(hex, "fortified") end
+function core.playable(hex)
+    if not map.exists(hex) then return false end
+    local t = map.terrain(hex)
+    return t ~= "sea" and t ~= "offmap"
+end
+
+function core.river_between(a, b) return map.has_hexside(a, b, "river") end
+function core.bridged(a, b) return map.has_hexside(a, b, "bridge") end
+function core.lake_between(a, b) return map.has_hexside(a, b, "lake") end
+function core.road_between(a, b) return map.has_hexside(a, b, "road") or map.has_hexside(a, b, "pass") end
+
+-- Turn -> "winter" / "spring" (1.1), from the module's "seasons" table.
+function core.season(game)
+    local t = defs.table("seasons")
+    for _, row in ipairs(t.rows) do
+        if row[1] == game.turn() then return row[2] end
+    end
+    return "spring"
+end
+
+function core.is_winter(game) return core.season(game) == "winter" end
+
+-- 2.2: may a unit enter `to` from `from` at all?
+function core.can_enter(from, to)
+    if not core.playable(to) or core.lake_between(from, to) then return false end
+    if map.terrain(to) == "mountain" then return map.has_hexside(from, to, "pass") end
+    return true
+end
+
+-- 2.2 "difficult terrain" when entering `to` from `from`: forest, marsh, rough ground (unless
+-- the hexside is crossed by a road), and in Winter mountain passes.
+function core.difficult(game, from, to)
+    local t = map.terrain(to)
+    if t == "marsh" then return true end
+    if t == "forest" or t == "rough" then return not map.has_hexside(from, to, "road") and not map.has_hexside(from, to, "pass") end
+    if t == "mountain" then return core.is_winter(game) end
+    return false
+end
+
+-- Hexes counted for entering `to` (1, or 2 in difficult terrain), nil when impassable.
+function core.entry_cost(game, from, to)
+    if not core.can_enter(from, to) then return nil end
+    return core.difficult(game, from, to) and 2 or 1
+end
+
+-- ---- territory (1.1) ------------------------------------------------------------------------
+
+function core.friendly_territory(side, hex) return map.in_region(hex, side .. "_friendly") end
+function core.friendly_city(side, hex) return core.is_city(hex) and core.friendly_territory(side, hex) end
+function core.enemy_city(side, hex) return core.is_city(hex) and not core.friendly_territory(side, hex) end
+
+-- ---- alternation (7.4, 8.2, 10.6, 12.2) ------------------------------------------------------
+-- Players alternate until both have finished; a player who has finished is skipped. The state
+-- lives in variable "alt_<name>" = {turn = side, done_french = bool, done_coalition = bool}.
+
+function core.alt_start(game, name, first)
+    game.set_var("alt_" .. name, { turn = first, done_french = false, done_coalition = false })
+end
+
+function core.alt_current(game, name) return game.var("alt_" .. name).turn end
+
+function core.alt_finish(game, name, side)
+    local a = game.var("alt_" .. name)
+    a["done_" .. side] = true
+    game.set_var("alt_" .. name, a)
+end
+
+function core.alt_is_done(game, name, side) return game.var("alt_" .. name)["done_" .. side] end
+
+-- Passes the turn to the other player unless he has finished; returns the side to act next,
+-- or nil when both have finished.
+function core.alt_next(game, name)
+    local a = game.var("alt_" .. name)
+    local other = core.enemy(a.turn)
+    if not a["done_" .. other] then a.turn = other
+    elseif a["done_" .. a.turn] then return nil end
+    game.set_var("alt_" .. name, a)
+    return a.turn
+end
+
+return core

@@ -1,0 +1,105 @@
+-- The rules table and the sequence of play (rule 5) of the Campaigns of the Napoleonic Wars.
+-- game.new(params) returns the table a module's main.lua returns: setup / actions / apply.
+-- Each phase is a module (supply, movement, combat, ...) with begin(ctx, game) and steps.
+local core = require("cnw.core")
+
+local G = {}
+
+-- Phases in the order of rule 5.1; ids match the module's <phases>.
+local PHASES = { "start", "general_supply", "active_supply", "movement", "combat_commands",
+                 "combat", "commanders", "reinforcements" }
+
+-- A phase whose rules are not written yet says so in the log and in RULES.md; it never
+-- pretends to have applied them.
+local function not_implemented(rule)
+    return {
+        begin = function(ctx, game)
+            game.log("NOT IMPLEMENTED: " .. rule .. " (see RULES.md); the phase is skipped")
+            ctx.next_phase(game)
+        end,
+        steps = {},
+    }
+end
+
+-- params: the per-game numbers (see napoleon_1814/rules/main.lua); phases: phase id -> module
+-- (missing ones are reported as not implemented); hooks: game-specific functions.
+function G.new(params, phases, hooks)
+    hooks = hooks or {}
+    local ctx = { params = params, core = core, hooks = hooks, phases = {}, steps = {} }
+
+    for _, id in ipairs(PHASES) do
+        ctx.phases[id] = phases[id] or not_implemented(params.phase_rules[id] or id)
+        for name, step in pairs(ctx.phases[id].steps or {}) do ctx.steps[name] = step end
+    end
+
+    local function clear_turn_properties(game)
+        for _, id in ipairs(game.pieces { category = "unit" }) do
+            for _, key in ipairs { "moved", "forced_march", "combats", "forage", "recon_done" } do
+                game.set_prop(id, key, nil)
+            end
+        end
+        for _, id in ipairs(game.pieces { category = "commander" }) do game.set_prop(id, "moved", nil) end
+    end
+
+    -- 14.4: checked at the end of every Turn (Napoleon's death is checked where it happens).
+    local function victory_at_end_of_turn(game)
+        if hooks.victory_at_end_of_turn and hooks.victory_at_end_of_turn(ctx, game) then return true end
+        local first, last = defs.turns()
+        local length = hooks.game_length and hooks.game_length(ctx, game) or last
+        if game.turn() >= length then
+            game.finish(hooks.default_winner_text or "The French win: the Coalition has not taken its objectives (14.4)")
+            return true
+        end
+        return false
+    end
+
+    local function begin_phase(game, index)
+        game.set_phase(PHASES[index])
+        game.set_var("phase_index", index)
+        ctx.phases[PHASES[index]].begin(ctx, game)
+    end
+
+    function ctx.next_phase(game)
+        if game.result() then return end
+        local index = game.var("phase_index") + 1
+        if index > #PHASES then
+            if victory_at_end_of_turn(game) then return end
+            game.set_turn(game.turn() + 1)
+            clear_turn_properties(game)
+            game.log("Turn " .. game.turn() .. " (" .. core.season(game) .. ")")
+            index = 1
+        end
+        begin_phase(game, index)
+    end
+
+    local rules = {}
+
+    function rules.setup(game)
+        if hooks.setup then hooks.setup(ctx, game) end
+        game.log("Turn " .. game.turn() .. " (" .. core.season(game) .. ")")
+        begin_phase(game, 1)
+    end
+
+    local function step_of(game)
+        local d = game.decision()
+        local step = ctx.steps[d.step]
+        if not step then error("no rules for step '" .. tostring(d.step) .. "'") end
+        return step, d
+    end
+
+    function rules.actions(game, role)
+        local step, d = step_of(game)
+        return step.actions(ctx, game, role, d)
+    end
+
+    function rules.apply(game, role, action)
+        local step, d = step_of(game)
+        step.apply(ctx, game, role, action, d)
+    end
+
+    return rules, ctx
+end
+
+G.PHASES = PHASES
+
+return G
