@@ -149,8 +149,9 @@ nlohmann::json synthetic_view(const core::ModuleDef& def, int n) {
     std::vector<std::string> order;
     for (int i = 0; i < n; ++i) {
         const auto& h = def.map.hexes[static_cast<size_t>(rng.below(static_cast<int>(def.map.hexes.size())))];
-        if (h.terrain == 5) continue;
+        if (!def.map.terrain_types[static_cast<size_t>(h.terrain)].playable) continue;
         const int t = rng.below(static_cast<int>(def.counter_types.size()));
+        if (def.side_index(def.counter_types[static_cast<size_t>(t)].side) < 0) continue;
         const auto& ct = def.counter_types[static_cast<size_t>(t)];
         json p = {{"id", ct.id + "_" + std::to_string(i)}, {"type", ct.id}, {"face", ct.faces[0].id},
                   {"owner", ct.side}, {"hidden", false}, {"loc", h.label}, {"props", json::object()}};

@@ -162,7 +162,7 @@ void TextBatch::add(std::string_view s, sf::Vector2f pos, unsigned size, sf::Col
 
 void TextBatch::add_halo(std::string_view s, sf::Vector2f pos, unsigned size, sf::Color col, sf::Color halo,
                          Align align, bool bold) {
-    static const sf::Vector2f offs[] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
+    static const sf::Vector2f offs[] = {{-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
     for (auto o : offs) add(s, pos + o, size, halo, align, bold);
     add(s, pos, size, col, align, bold);
 }

@@ -307,15 +307,18 @@ void MapRenderer::build() {
         }
         if (!hd.features.empty()) add_feature_marker(marks, hd, c);
         if (!hd.name.empty()) {
-            bool major = false;
+            int rank = 0;  // 2: fortified city or capital, 1: city, 0: any other named place
             for (int f : hd.features) {
                 const std::string fid = lower(map_.feature_types[static_cast<size_t>(f)].id);
-                if (has(fid, "city") || has(fid, "fort") || has(fid, "capital")) major = true;
+                if (has(fid, "fort") || has(fid, "capital")) rank = 2;
+                else if (has(fid, "city")) rank = std::max(rank, 1);
             }
-            names_.push_back({c + sf::Vector2f(0, 0.5f * S), hd.name, major});
+            names_.push_back({c + sf::Vector2f(0, 0.5f * S), hd.name, rank});
         }
     }
     bounds_ = {minx, miny, maxx - minx, maxy - miny};
+    // Most important names first: they win when names would overlap.
+    std::stable_sort(names_.begin(), names_.end(), [](const Name& a, const Name& b) { return a.rank > b.rank; });
 
     // Hexsides: rivers, lakes, bridges, roads, passes, borders.
     struct Pending {
@@ -444,13 +447,24 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
         return s.x > vp.left - margin && s.x < vp.left + vp.width + margin && s.y > vp.top - margin &&
                s.y < vp.top + vp.height + margin;
     };
-    if (hex_px >= 12.0f) {
+    if (hex_px >= 10.0f) {
+        // Greedy placement: a name that would overlap one already placed is left out, so the
+        // zoomed-out map shows the fortresses and capitals and more names appear as you zoom in.
+        std::vector<sf::FloatRect> placed;
+        const int min_rank = hex_px < 16.0f ? 2 : hex_px < 26.0f ? 1 : 0;
         for (const auto& n : names_) {
-            if (!n.major && hex_px < 22.0f) continue;
+            if (n.rank < min_rank) continue;
             const sf::Vector2f s = cam.to_screen(n.world);
-            if (!visible(s, 200)) continue;
-            const unsigned size = static_cast<unsigned>(std::clamp(hex_px * (n.major ? 0.3f : 0.25f), 9.0f, 18.0f));
-            (n.major ? bold : text).add_halo(n.text, s, size, kInk, sf::Color(250, 245, 230, 220), Align::Center, false);
+            if (!visible(s, 100)) continue;
+            const unsigned size = static_cast<unsigned>(std::clamp(hex_px * (n.rank ? 0.3f : 0.25f), 9.0f, 18.0f));
+            TextBatch& tb = n.rank ? bold : text;
+            const float w = tb.width(n.text, size);
+            const sf::FloatRect r(s.x - w / 2 - 2, s.y, w + 4, static_cast<float>(size) + 2);
+            bool clash = false;
+            for (const auto& p : placed) clash = clash || p.intersects(r);
+            if (clash) continue;
+            placed.push_back(r);
+            tb.add_halo(n.text, s, size, kInk, sf::Color(250, 245, 230, 220), Align::Center, false);
         }
     }
     if (hex_px >= 34.0f) {

@@ -113,7 +113,7 @@ private:
     struct Name {
         sf::Vector2f world;  // anchor (below the marker)
         std::string text;
-        bool major = false;
+        int rank = 0;  // 2 fortress/capital, 1 city, 0 other
     };
     std::vector<Name> names_;
     mutable sf::RenderTexture overview_cache_;
