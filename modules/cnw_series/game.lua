@@ -59,6 +59,20 @@ function G.new(params, phases, hooks)
         ctx.phases[PHASES[index]].begin(ctx, game)
     end
 
+    -- Tests enter a phase directly: vt.edit sets the decision {role=, step="game.begin_phase",
+    -- context={phase=id}}; its only action "begin" starts that phase (its begin()).
+    ctx.steps["game.begin_phase"] = {
+        actions = function(_, _, _, d)
+            return { { kind = "begin", args = {}, label = "Begin phase " .. tostring(d.context.phase) } }
+        end,
+        apply = function(_, game, _, _, d)
+            for i, id in ipairs(PHASES) do
+                if id == d.context.phase then return begin_phase(game, i) end
+            end
+            error("game.begin_phase: unknown phase " .. tostring(d.context.phase))
+        end,
+    }
+
     function ctx.next_phase(game)
         if game.result() then return end
         local index = game.var("phase_index") + 1
