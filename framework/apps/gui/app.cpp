@@ -1371,7 +1371,11 @@ int App::run() {
     bool first = true;
     while (window_.isOpen() && !quit_) {
         sf::Event e;
-        while (window_.pollEvent(e)) handle_event(e);
+        bool input = false;
+        while (window_.pollEvent(e)) {
+            handle_event(e);
+            input = true;
+        }
         if (window_.hasFocus() && !imgui_.wants_keyboard() && screen_ != Screen::Start) {
             const float step = 600.0f * frame_clock.getElapsedTime().asSeconds() / cam_.zoom;
             using K = sf::Keyboard;
@@ -1380,9 +1384,25 @@ int App::run() {
             if (K::isKeyPressed(K::Up)) cam_.center.y -= step;
             if (K::isKeyPressed(K::Down)) cam_.center.y += step;
         }
+        const bool was_busy = ai_job_.valid();
+        const std::uint64_t gen_before = generation_;
         poll_ai();
         run_script_step();
         if (quit_) break;
+        // Draw on demand: after input, a change of the game, while the AI thinks or a script
+        // runs, and for a few frames after (ImGui settles hover states); otherwise just wait.
+        const bool ai_turn = screen_ == Screen::Game && session_ && !session_->decider().empty() &&
+                             controller_[session_->decider()] == "ai" && ai_error_.empty();
+        const bool busy = input || was_busy || ai_turn || ai_job_.valid() || gen_before != generation_ || !opts_.script.empty() ||
+                          !opts_.screenshot.empty() || sf::Keyboard::isKeyPressed(sf::Keyboard::Left) ||
+                          sf::Keyboard::isKeyPressed(sf::Keyboard::Right) || sf::Keyboard::isKeyPressed(sf::Keyboard::Up) ||
+                          sf::Keyboard::isKeyPressed(sf::Keyboard::Down);
+        idle_frames_ = busy ? 0 : idle_frames_ + 1;
+        if (idle_frames_ > 6 && !first) {
+            sf::sleep(sf::milliseconds(10));
+            frame_clock.restart();
+            continue;
+        }
         imgui_.new_frame(window_, frame_clock.restart().asSeconds());
         update_viewport();
         ui_menu();

@@ -174,6 +174,7 @@ private:
     bool script_failed_ = false;
     std::vector<std::string> pending_shots_;
     int frame_no_ = 0;
+    int idle_frames_ = 0;
     bool quit_ = false;
 };
 

@@ -6,6 +6,9 @@
 
 #include "draw_util.hpp"
 
+#include <SFML/OpenGL.hpp>
+#include <cstdlib>
+
 namespace vedette::gui {
 
 namespace {
@@ -117,7 +120,41 @@ void SceneCache::finish() {
     dirty_ = false;
 }
 
+namespace {
+using GlBindFramebuffer = void (*)(unsigned, unsigned);
+using GlBlitFramebuffer = void (*)(int, int, int, int, int, int, int, int, unsigned, unsigned);
+constexpr unsigned kGlFramebuffer = 0x8D40, kGlReadFramebuffer = 0x8CA8, kGlDrawFramebuffer = 0x8CA9,
+                   kGlFramebufferBinding = 0x8CA6, kGlColorBufferBit = 0x4000, kGlNearest = 0x2600;
+}  // namespace
+
+bool SceneCache::fast_blit(sf::RenderWindow& window, const Camera& cam) {
+    // A framebuffer blit copies the cached pixels to the window without texture sampling, which
+    // is what a software rasteriser (Mesa llvmpipe) spends most of a still frame on.
+    static const bool disabled = std::getenv("VEDETTE_NO_FAST_BLIT") != nullptr;
+    static const auto bind = reinterpret_cast<GlBindFramebuffer>(sf::Context::getFunction("glBindFramebuffer"));
+    static const auto blit = reinterpret_cast<GlBlitFramebuffer>(sf::Context::getFunction("glBlitFramebuffer"));
+    if (disabled || !bind || !blit || !sf::Shader::isAvailable()) return false;
+    if (!window.setActive(true) || !texture_.setActive(true)) return false;
+    GLint fbo = 0;
+    glGetIntegerv(kGlFramebufferBinding, &fbo);
+    if (fbo == 0) {
+        window.setActive(true);
+        return false;
+    }
+    const int w = static_cast<int>(texture_.getSize().x), h = static_cast<int>(texture_.getSize().y);
+    const int x = static_cast<int>(std::round(cam.viewport.left));
+    const int y = static_cast<int>(cam.window_size.y) - static_cast<int>(std::round(cam.viewport.top)) - h;
+    bind(kGlReadFramebuffer, static_cast<unsigned>(fbo));
+    bind(kGlDrawFramebuffer, 0);
+    glDisable(GL_SCISSOR_TEST);
+    blit(0, 0, w, h, x, y, x + w, y + h, kGlColorBufferBit, kGlNearest);
+    bind(kGlFramebuffer, 0);
+    window.setActive(true);  // SFML re-binds the window's framebuffer and forgets the FBO
+    return true;
+}
+
 void SceneCache::blit(sf::RenderTarget& target, const Camera& cam) {
+    if (auto* win = dynamic_cast<sf::RenderWindow*>(&target); win && fast_blit(*win, cam)) return;
     const sf::View old = target.getView();
     target.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(cam.window_size.x), static_cast<float>(cam.window_size.y))));
     sf::Sprite sprite(texture_.getTexture());

@@ -66,6 +66,7 @@ private:
     bool begin(sf::RenderTarget& target, const Camera& cam, std::uint64_t generation);
     void finish();
     void blit(sf::RenderTarget& target, const Camera& cam);
+    bool fast_blit(sf::RenderWindow& window, const Camera& cam);
     sf::RenderTexture texture_;
     Camera cam_, local_;
     std::uint64_t generation_ = 0;
