@@ -77,14 +77,16 @@ int vt_new_game(lua_State* L) {
 
 // vt.apply(g, role, text): raises "refused: <reason>" when refused.
 int vt_apply(lua_State* L) {
-    const std::string why = driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
+    const std::string why =
+        driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
     if (!why.empty()) throw detail::ApiError("refused: " + why);
     return 0;
 }
 
 // vt.try(g, role, text) -> true | false, reason
 int vt_try(lua_State* L) {
-    const std::string why = driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
+    const std::string why =
+        driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
     lua_pushboolean(L, why.empty());
     if (why.empty()) return 1;
     lua_pushstring(L, why.c_str());
@@ -106,7 +108,8 @@ int vt_actions(lua_State* L) {
 int vt_has_action(lua_State* L) {
     const std::string want = luaL_checkstring(L, 3);
     const auto acts = driver(L).actions(game_arg(L, 1), luaL_checkstring(L, 2));
-    lua_pushboolean(L, std::any_of(acts.begin(), acts.end(), [&](const core::Action& a) { return a.text() == want; }));
+    lua_pushboolean(L, std::any_of(acts.begin(), acts.end(),
+                                   [&](const core::Action& a) { return a.text() == want; }));
     return 1;
 }
 
@@ -285,11 +288,15 @@ TestReport run_module_tests(std::shared_ptr<const core::ModuleDef> def, TestDriv
         lua_setfield(L, LUA_REGISTRYINDEX, kTestsKey);
         lua_pushcfunction(L, guarded<lua_test>);
         lua_setglobal(L, "test");
-        static const luaL_Reg vt[] = {{"new_game", guarded<vt_new_game>}, {"apply", guarded<vt_apply>},
-                                      {"try", guarded<vt_try>},           {"actions", guarded<vt_actions>},
+        static const luaL_Reg vt[] = {{"new_game", guarded<vt_new_game>},
+                                      {"apply", guarded<vt_apply>},
+                                      {"try", guarded<vt_try>},
+                                      {"actions", guarded<vt_actions>},
                                       {"has_action", guarded<vt_has_action>},
-                                      {"decision", guarded<vt_decision>}, {"events", guarded<vt_events>},
-                                      {"with", guarded<vt_with>},         {"edit", guarded<vt_edit>},
+                                      {"decision", guarded<vt_decision>},
+                                      {"events", guarded<vt_events>},
+                                      {"with", guarded<vt_with>},
+                                      {"edit", guarded<vt_edit>},
                                       {nullptr, nullptr}};
         luaL_newlib(L, vt);
         lua_setglobal(L, "vt");
@@ -303,7 +310,8 @@ TestReport run_module_tests(std::shared_ptr<const core::ModuleDef> def, TestDriv
         const std::string text = ss.str();
         const std::string chunk = "@" + c.rules_dir + "/" + f.filename().string();
         err = protected_run(L, [&](lua_State* L) {
-            if (luaL_loadbufferx(L, text.data(), text.size(), chunk.c_str(), "t") != LUA_OK) lua_error(L);
+            if (luaL_loadbufferx(L, text.data(), text.size(), chunk.c_str(), "t") != LUA_OK)
+                lua_error(L);
             lua_call(L, 0, 0);
         });
         if (!err.empty()) {

@@ -26,7 +26,7 @@ struct TestGameSpec {
 };
 
 class TestDriver {
-public:
+  public:
     virtual ~TestDriver() = default;
     // Starts a game and returns its handle; throws std::exception with the reason.
     virtual int new_game(const TestGameSpec& spec) = 0;
