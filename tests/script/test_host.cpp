@@ -298,3 +298,28 @@ return {actions = function() print("listing") return {} end, apply = function() 
     host->actions(test::tiny_state(m.def), "blue");
     CHECK(lines == std::vector<std::string>{"listing"});
 }
+
+TEST_CASE("require: shared rules libraries beside the module folder", "[host]") {
+    TempModule m({{"rules/main.lua", R"lua(
+local g = require("lib.game")
+return {actions = function() return {} end,
+        apply = function(game, role, action) if action.kind == "boom" then g.boom() end end,
+        name = function() return g.name end}
+)lua"}});
+    // The library folder is a sibling of the module folder.
+    const std::string folder = m.dir.filename().string() + "_lib";
+    const auto lib = m.dir.parent_path() / folder;
+    std::filesystem::create_directories(lib);
+    std::ofstream(lib / "game.lua")
+        << "local core = require('lib.core')\n"
+           "return {name = core.name, boom = function() error('x') end}\n";
+    std::ofstream(lib / "core.lua") << "return {name = 'series'}\n";
+    auto def = std::make_shared<core::ModuleDef>(*m.def);
+    def->rule_libraries.push_back({"lib", folder});
+    auto host = RulesHost::load(def);
+    auto st = test::tiny_state(def);
+    CHECK(host->call(st, "name") == core::Value("series"));
+    CHECK_THROWS_WITH(host->apply(st, "blue", {"boom", {}, "", {}, {}}),
+                      "../" + folder + "/game.lua:2: x");
+    std::filesystem::remove_all(lib);
+}

@@ -106,6 +106,8 @@ cases.modify_then_bomb = function(game)
   game.move("b1", "0101")
   local t = {} for i = 1, 1e9 do t[i] = {i} end
 end
+cases.format_p = function() return string.format("%5p", {}) end
+cases.format_ok = function() return string.format("%d%% %s %5.1f", 3, "x", 1.25) end
 cases.upper = function() return ("abc"):upper() .. string.upper("d") end
 cases.ping = function(game) return game.turn() end
 
@@ -277,4 +279,10 @@ TEST_CASE("limits apply while the rules load", "[sandbox]") {
     test::TempModule m2({{"rules/main.lua", "local t = {} for i = 1, 1e9 do t[i] = {} end"}});
     CHECK_THROWS_WITH(RulesHost::load(m2.def, {100'000'000, 16u << 20}),
                       Catch::Contains("memory limit exceeded"));
+}
+
+TEST_CASE("string.format has no %p", "[sandbox]") {
+    Sandbox s;
+    CHECK_THAT(s.fails("format_p"), Catch::Contains("string.format: %p is not available"));
+    CHECK(s.run("format_ok") == Value("3% x   1.2"));
 }
