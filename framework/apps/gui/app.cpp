@@ -754,11 +754,10 @@ void App::ui_menu() {
         ImGui::Text("%s", def_->name.c_str());
         ImGui::Separator();
         ImGui::Text("Turn %d/%d", view_.turn, def_->turn_last);
-        for (const auto& ph : def_->phases) {
-            const bool cur = ph.id == view_.phase;
-            if (cur) ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.05f, 1), "[%s]", ph.name.c_str());
-            else ImGui::TextDisabled("%s", ph.name.c_str());
-        }
+        const int pi = def_->phase_index(view_.phase);
+        if (pi >= 0)
+            ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.05f, 1), "%s (phase %d of %zu)", def_->phases[static_cast<size_t>(pi)].name.c_str(),
+                               pi + 1, def_->phases.size());
     }
     if (!status_.empty()) {
         ImGui::Separator();
@@ -862,19 +861,16 @@ void App::ui_panel() {
     ImGui::PushFont(imgui_.fonts().bold);
     ImGui::Text("Turn %d of %d", view_.turn, def_->turn_last);
     ImGui::PopFont();
+    // The turn track's phases, wrapped to the panel's width; the current one lit.
+    const float right = ImGui::GetWindowContentRegionMax().x;
     for (size_t i = 0; i < def_->phases.size(); ++i) {
         const auto& ph = def_->phases[i];
-        if (i) ImGui::SameLine();
+        const float w = ImGui::CalcTextSize(ph.name.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+        if (i && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x + w < right) ImGui::SameLine();
         const bool cur = ph.id == view_.phase;
         ImGui::PushStyleColor(ImGuiCol_Button, cur ? ImVec4(0.85f, 0.55f, 0.15f, 1) : ImVec4(0.86f, 0.83f, 0.76f, 1));
-        ImGui::Button(ph.name.c_str());
+        ImGui::SmallButton(ph.name.c_str());
         ImGui::PopStyleColor();
-    }
-    if (!view_.tracks.empty()) {
-        for (const auto& [k, v] : view_.tracks.items()) {
-            const core::TrackDef* td = def_->track(k);
-            ImGui::TextDisabled("%s: %s", td ? td->name.c_str() : k.c_str(), v.dump().c_str());
-        }
     }
     ImGui::Separator();
     if (screen_ == Screen::Replay) {
@@ -961,6 +957,20 @@ void App::ui_panel() {
         }
         ImGui::NewLine();
         break;
+    }
+    // Tracks (combat commands, supply trains, victory points...), compact.
+    if (!view_.tracks.empty() && ImGui::CollapsingHeader("Tracks")) {
+        if (ImGui::BeginTable("##tracks", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+            for (const auto& [k, v] : view_.tracks.items()) {
+                const core::TrackDef* td = def_->track(k);
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(td ? td->name.c_str() : k.c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(v.dump().c_str());
+            }
+            ImGui::EndTable();
+        }
     }
     // Off-map boxes.
     bool any_box = false;
@@ -1432,6 +1442,11 @@ int App::run() {
     }
     cancel_ai();
     window_.close();
+    if (std::getenv("VEDETTE_TIMING")) {
+        std::ifstream st("/proc/self/status");
+        for (std::string line; std::getline(st, line);)
+            if (line.rfind("VmHWM", 0) == 0) std::cerr << "vedette: peak resident memory " << line.substr(6) << "\n";
+    }
     return script_failed_ ? 3 : 0;
 }
 

@@ -14,7 +14,8 @@ HighlightColors HighlightColors::standard() {
 
 HighlightColors HighlightColors::colour_blind_safe() {
     // Okabe & Ito (2008): distinguishable under the common colour-vision deficiencies.
-    return {sf::Color(230, 159, 0), sf::Color(0, 114, 178), sf::Color(230, 159, 0), sf::Color(213, 94, 0),
+    // Hexes orange, destinations reddish purple (not blue: rivers are blue), selection vermillion.
+    return {sf::Color(230, 159, 0), sf::Color(204, 121, 167), sf::Color(230, 159, 0), sf::Color(213, 94, 0),
             sf::Color(86, 180, 233)};
 }
 

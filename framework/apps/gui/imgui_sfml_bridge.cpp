@@ -103,9 +103,13 @@ void ImGuiBridge::build_fonts(float scale) {
     style.FrameRounding = 2.0f;
     style.GrabRounding = 2.0f;
     style.WindowBorderSize = 1.0f;
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.96f, 0.94f, 0.89f, 0.97f);  // parchment
-    style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.36f, 0.29f, 0.20f, 1.0f);
-    style.Colors[ImGuiCol_TitleBg] = ImVec4(0.50f, 0.43f, 0.33f, 1.0f);
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.96f, 0.94f, 0.89f, 1.0f);  // parchment
+    style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.84f, 0.72f, 0.52f, 1.0f);
+    style.Colors[ImGuiCol_TitleBg] = ImVec4(0.88f, 0.82f, 0.70f, 1.0f);
+    style.Colors[ImGuiCol_PopupBg] = ImVec4(0.99f, 0.97f, 0.92f, 0.98f);
+    style.Colors[ImGuiCol_SliderGrab] = ImVec4(0.75f, 0.45f, 0.12f, 1.0f);
+    style.Colors[ImGuiCol_SliderGrabActive] = ImVec4(0.85f, 0.50f, 0.10f, 1.0f);
+    style.Colors[ImGuiCol_CheckMark] = ImVec4(0.70f, 0.35f, 0.05f, 1.0f);
     style.Colors[ImGuiCol_Text] = ImVec4(0.12f, 0.10f, 0.08f, 1.0f);
     style.Colors[ImGuiCol_Button] = ImVec4(0.78f, 0.72f, 0.60f, 1.0f);
     style.Colors[ImGuiCol_ButtonHovered] = ImVec4(0.88f, 0.78f, 0.55f, 1.0f);
