@@ -97,7 +97,7 @@ end
 -- A hit (11.18), attrition (6.4 / 8.7): disrupt, or eliminate if already disrupted.
 function core.eliminate(game, id, why)
     game.move(id, "box:eliminated")
-    game.set_face(id, "ready")
+    if core.is_unit(game, id) then game.set_face(id, "ready") end   -- commanders have one face
     game.log(id .. " is eliminated" .. (why and (" (" .. why .. ")") or ""))
 end
 

@@ -2,6 +2,7 @@
 -- library (modules/cnw_series, require "cnw.*"); this file gives 1814's parameters and its
 -- scenario rules (14.x). See RULES.md for where every rule is implemented and tested.
 local game_rules = require("cnw.game")
+local combat = require("cnw.combat")
 
 local params = {
     game = "1814",
@@ -16,6 +17,11 @@ local params = {
     decisive_battle_hits = true,
     -- 9.2: Combat Commands always within 1..6.
     cc_min = 1, cc_max = 6,
+    -- 9.3: equal CCs: the French attack first (1799: the Coalition).
+    cc_tie_first = "french",
+    -- 11.5 footnote, digest A-11: a supporting stack's -1 "into a fortified city without
+    -- artillery" is judged for the attack as a whole, as in the book's worked example.
+    support_fort_artillery_scope = "attack",
     phase_rules = {
         start = "start of Turn: Random Event Cards (16.1), 14.9, 14.10",
         general_supply = "General Supply and Attrition (6)",
@@ -48,8 +54,35 @@ function hooks.game_length(ctx, game)
     return game.var("bernadotte_crossed") and 10 or 12
 end
 
+-- 14.4: Napoleon killed or captured (11.20, 8.9): immediate Coalition victory.
+function hooks.commander_eliminated(ctx, game, id)
+    if game.piece(id).type == "napoleon" and not game.result() then
+        game.finish("The Coalition wins: Napoleon was killed or captured (14.4, 11.20)")
+    end
+end
+
+-- 14.6: before Turn 4, French stacks attacking or defending a hex outside French-friendly
+-- territory (and the French supporting stacks of that combat) are halved (digest A-18).
+function hooks.combat_divisor(ctx, game, side, defending_hex)
+    if side == "french" and game.turn() < 4 and not ctx.core.friendly_territory("french", defending_hex) then
+        return 2
+    end
+    return 1
+end
+
+-- 14.7 (combat): garrisons never attack nor support an attack, do not support a defence
+-- (digest A-52), stay put in a voluntary withdrawal and are eliminated in a forced one.
+function hooks.combat_may_attack(ctx, game, id) return not ctx.core.is_garrison(game, id) end
+function hooks.combat_may_support(ctx, game, id, role) return not ctx.core.is_garrison(game, id) end
+function hooks.combat_withdrawal(ctx, game, id, forced)
+    if not ctx.core.is_garrison(game, id) then return nil end
+    return forced and "eliminate" or "stay"
+end
+
 hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles were never held together (14.4)"
 
 local phases = {}
+phases.combat_commands = combat.combat_commands   -- 9
+phases.combat = combat.combat                     -- 10-11
 
 return game_rules.new(params, phases, hooks)
