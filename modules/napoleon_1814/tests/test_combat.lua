@@ -187,3 +187,238 @@ test("5 worked example under the 1814 parameters: 11.16 adds 4 hits to the loser
             expected_winner_hits[die]))
     end
 end)
+
+-- ---- small positions: attacker at 4920 (Verdun), defender at 4921 (no river between) ----------
+-- 4921's neighbours: 4922 and 5021 (bridged) are open for a withdrawal; 4820 and 4821 are across
+-- unbridged rivers; 5020 is adjacent to 4920.
+
+local function french_stack(game, hex, n, cmd, ctype)
+    if cmd then place(game, cmd, cmd, hex) end
+    for i = 1, n do place(game, ctype or "fr_friant", "f" .. hex .. "_" .. i, hex) end
+end
+
+local function coalition_stack(game, hex, n, cmd, ctype)
+    if cmd then place(game, cmd, cmd, hex) end
+    for i = 1, n do place(game, ctype or "co_gorchakov", "c" .. hex .. "_" .. i, hex) end
+end
+
+-- answers the combat decisions until the next order: `pick[step]` (text or function(actions))
+-- or the first action ("pass"/"done" for the optional extra hit and the advance)
+local function drive(g, pick)
+    pick = pick or {}
+    for _ = 1, 100 do
+        local d = vt.decision(g)
+        if d.result or d.step == "combat.order" or d.step:sub(1, 7) ~= "combat." then return end
+        local acts = vt.actions(g, d.role)
+        local choice = pick[d.step]
+        if type(choice) == "function" then choice = choice(acts) end
+        if not choice then
+            choice = acts[1]
+            for _, a in ipairs(acts) do
+                if (d.step == "combat.odd_hit" and a == "pass") or (d.step == "combat.advance" and a == "done") then choice = a end
+            end
+        end
+        vt.apply(g, d.role, choice)
+    end
+    error("combat did not finish")
+end
+
+test("9.1-9.2 each Turn both sides get the Set-up's basic CCs, adjusted by decisive victories, never outside 1..6", function()
+    local g = combat_game { turn = 4, cc_french = "3 3 3 4", cc_coalition = "4",
+        vars = { combat_cc_adjust_french = 5, combat_cc_adjust_coalition = -5 } }
+    assert(track(g, "french_cc_basic") == 6 and track(g, "french_cc") == 6)
+    assert(track(g, "coalition_cc_basic") == 1 and track(g, "coalition_cc") == 1)
+    g = combat_game { turn = 3, cc_french = "3 3 3 4", cc_coalition = "4" }
+    assert(track(g, "french_cc") == 3 and track(g, "coalition_cc") == 4)
+end)
+
+test("9.3 the side with the most CCs attacks first; equal CCs: the French", function()
+    local arrange = function(game) french_stack(game, "4920", 2, "ney"); coalition_stack(game, "4921", 2, "kleist") end
+    local g = combat_game { cc_french = "2", cc_coalition = "4", arrange = arrange }
+    assert(var(g, "first_player") == "coalition" and vt.decision(g).role == "coalition")
+    g = combat_game { cc_french = "3", cc_coalition = "3", arrange = arrange }
+    assert(var(g, "first_player") == "french" and vt.decision(g).role == "french")
+end)
+
+test("9.4 a decisive victory: 6+ units each side, loser absorbs 4+ hits more: +1 / -1 basic CC for the rest of the game", function()
+    local g = play_example(nil, 1)                                   -- 1814: coalition 7 hits, French 2
+    drive(g, { ["combat.withdraw"] = "withdraw 4921" })
+    assert(var(g, "combat_cc_adjust_french") == 1 and var(g, "combat_cc_adjust_coalition") == -1)
+    assert(track(g, "french_cc_basic") == 4 and track(g, "coalition_cc_basic") == 1)
+    assert(track(g, "french_cc") == 2, "this Turn's CCs are not changed")
+end)
+
+test("10.1 a stack with a disrupted unit, or under a forage marker, may not attack", function()
+    local g = combat_game { arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        game.set_face("f4920_1", "disrupted")
+        french_stack(game, "5020", 1, "marmont")
+        coalition_stack(game, "4921", 1)
+    end }
+    assert(not vt.has_action(g, "french", "attack 4920 4921"))
+    assert(vt.has_action(g, "french", "attack 5020 4921"))
+    g = combat_game { arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        game.create("forage", { id = "fm", at = "4920" })
+        french_stack(game, "5020", 1, "marmont")
+        coalition_stack(game, "4921", 1)
+    end }
+    assert(not vt.has_action(g, "french", "attack 4920 4921"))
+    assert(vt.has_action(g, "french", "attack 5020 4921"))
+end)
+
+local function duel(dice, extra)
+    return combat_game { dice = dice, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        coalition_stack(game, "4921", 2, "kleist")
+        if extra then extra(game) end
+    end }
+end
+
+test("10.2 a: a die of 1 aborts the attack, the CCs are spent, the turn passes and the player may attack later", function()
+    local g = duel { 1 }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 2" })
+    expect_event(g, "the attack is aborted (10.2 a)")
+    assert(track(g, "french_cc") == 1)
+    assert(vt.decision(g).role == "coalition" and step(g) == "combat.order")
+    vt.apply(g, "coalition", "pass")                                  -- 10.6: the coalition is done
+    assert(vt.decision(g).role == "french" and step(g) == "combat.order")
+end)
+
+test("10.2 b: a total under 7 fails and the player makes no more attacks this Turn", function()
+    local g = duel { 2 }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 1" })   -- 2 + 2 + 1 = 5
+    expect_event(g, "the attack fails (10.2 b)")
+    assert(var(g, "attacks_closed_french") == true)
+    assert(vt.decision(g).role == "coalition")
+    vt.apply(g, "coalition", "pass")
+    assert(step(g) ~= "combat.order", "both players are done: the phase is over (10.8)")
+end)
+
+test("10.2 c and 10.4: the order and support tests need 7+; a supporting stack's conscripts are -1 each", function()
+    local g = duel({ 4, 6 }, function(game)
+        place(game, "fr_barrois", "sc1", "5020"); place(game, "fr_ricard", "sc2", "5020")   -- two conscripts
+    end)
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 1" })  -- 4 + 2 + 1 = 7
+    expect_event(g, "= 7: the attack goes ahead (10.2 c)")
+    vt.apply(g, "french", "call 5020")                                 -- 6 + 0 + 1 - 2 = 5
+    expect_event(g, { "support from 5020", "die 6 + CR 0 + 1 CC - 2 conscript(s) = 5: does not take part" })
+end)
+
+test("10.6 declining closes a player's attacks; the other may go on until he too declines", function()
+    local g = duel {}
+    vt.apply(g, "french", "pass")
+    assert(var(g, "attacks_closed_french") == true)
+    assert(vt.decision(g).role == "coalition" and step(g) == "combat.order")
+    vt.apply(g, "coalition", "pass")
+    assert(step(g) ~= "combat.order")
+end)
+
+test("10.7 and 11.2 the same stack may attack again, halved after a combat; quartered with a forced march", function()
+    -- order 6 (8), FAV 2 (2 + 2 + 2 = 6), FDV 4 (1 + 4 = 5): wins by 1; 11.15 die 1: no French hit
+    local g = combat_game { dice = { 6, 2, 4, 1, 6, 3, 3, 3 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        coalition_stack(game, "4921", 1)
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "attack value 2 (divisor 1)")
+    drive(g, { ["combat.withdraw"] = "stay" })
+    assert(prop(g, "f4920_1", "combats") == 1)
+    -- the coalition's only stack is disrupted: it cannot attack; the French attack again
+    assert(vt.decision(g).role == "french" and step(g) == "combat.order")
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "attack value 1 (divisor 2)")
+    -- 11.19: the defenders are all disrupted: FDV is the die alone
+    expect_event(g, "11.19: the defenders are all disrupted: FDV = die 3")
+    g = combat_game { dice = { 6, 2, 4, 1 }, cc_french = "3", cc_coalition = "1",
+        arrange = function(game) french_stack(game, "4920", 4, "ney"); coalition_stack(game, "4921", 1) end,
+        after = function(game) game.set_prop("f4920_1", "forced_march", true); game.set_prop("f4920_2", "combats", 1) end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "attack value 1 (divisor 4)")
+end)
+
+test("10.8 at the end of the Combat phase forced march markers are removed", function()
+    local g = duel({}, nil)
+    vt.edit(g, function(game) game.set_prop("f4920_1", "forced_march", true) end)
+    vt.apply(g, "french", "pass")
+    vt.apply(g, "coalition", "pass")
+    assert(prop(g, "f4920_1", "forced_march") == nil)
+end)
+
+test("11.1 defenders solely cavalry attacked by a stack without cavalry may withdraw before combat; the attacker may advance", function()
+    local g = combat_game { dice = { 6 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        coalition_stack(game, "4921", 1, "platov", "co_platov_cos")
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    assert(step(g) == "combat.evade")
+    assert(vt.has_action(g, "coalition", "withdraw 4922") and vt.has_action(g, "coalition", "withdraw 5021"))
+    assert(not vt.has_action(g, "coalition", "withdraw 4820"), "11.11: no unbridged river")
+    assert(not vt.has_action(g, "coalition", "withdraw 5020"), "11.11: not adjacent to the attacking stack")
+    vt.apply(g, "coalition", "withdraw 4922")
+    assert(loc(g, "c4921_1") == "4922" and loc(g, "platov") == "4922")
+    assert(step(g) == "combat.advance")
+    apply_all(g, "french", { "advance f4920_1", "advance ney", "done" })
+    assert(loc(g, "f4920_1") == "4921" and loc(g, "ney") == "4921" and loc(g, "f4920_2") == "4920")
+end)
+
+test("11.4 attacking without artillery into a fortified city: -2", function()
+    local g = combat_game { dice = { 6, 3, 3, 3 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4921", 2, "ney")
+        coalition_stack(game, "4920", 1)
+    end }
+    apply_all(g, "french", { "attack 4921 4920", "confirm", "cc 0" })
+    expect_event(g, "attack value 2 (divisor 1), modified 0")
+end)
+
+test("11.9 a tie: one unit of the attacking stack takes a hit, nobody moves", function()
+    -- FAV 2 + 2 + 1 = 5, FDV 2 + 2 + 1 = 5
+    local g = duel { 6, 1, 1 }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "11.9: tie; hits: french 1, coalition 0")
+    assert(step(g) == "combat.hits" and vt.decision(g).role == "french")
+    assert(not vt.has_action(g, "french", "hit c4921_1"))
+    vt.apply(g, "french", "hit f4920_1")
+    assert(face(g, "f4920_1") == "disrupted")
+    drive(g)
+    assert(loc(g, "c4921_1") == "4921" and loc(g, "f4920_2") == "4920")
+end)
+
+test("11.10 the victorious defender may remain or withdraw", function()
+    -- FAV 2 + 2 + 1 = 5, FDV 2 + 2 + 4 = 8: the defender wins by 3; 11.15 die 3
+    local g = duel { 6, 1, 4, 3 }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "the defender wins by 3")
+    local seen = false
+    drive(g, { ["combat.withdraw"] = function(acts)
+        seen = true
+        local has = {}
+        for _, a in ipairs(acts) do has[a] = true end
+        assert(has["stay"] and has["withdraw 4922"] and has["withdraw 5021"], table.concat(acts, "|"))
+        return "stay"
+    end, ["combat.hits"] = function(acts) return acts[#acts] end })
+    assert(seen and loc(g, "kleist") == "4921")
+end)
+
+test("11.11 withdrawal over the stacking limit: the excess is disrupted and withdraws a further hex", function()
+    -- 4 veterans + Ney: 4 + 2 + die 1 = 7; 4 line + 0 + die 1 = 5... FDV: cf 4 + 0 + die 0
+    local g = combat_game { dice = { 6, 2, 1, 1 }, cc_french = "3", cc_coalition = "0", arrange = function(game)
+        french_stack(game, "4920", 4, "ney")
+        coalition_stack(game, "4921", 4)                               -- 4 line: 12 half-OF
+        for i = 1, 3 do place(game, "co_horn", "full" .. i, "4922") end   -- 9 half-OF already at 4922
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    vt.apply(g, "coalition", "cc 0")
+    vt.apply(g, "coalition", "done")                                   -- no defence support called
+    -- FAV 4 + 2 + 2 = 8, FDV 4 + 1 = 5: margin 3, coalition 3 hits, French 0 (die 1)
+    expect_event(g, "the attacker wins by 3; hits: french 0, coalition 3")
+    apply_all(g, "coalition", { "hit c4921_1", "hit c4921_1", "hit c4921_2", "pass" })
+    assert(step(g) == "combat.withdraw" and not vt.has_action(g, "coalition", "stay"))
+    vt.apply(g, "coalition", "withdraw 4922")                          -- 9 + 3 + 3 + 3 = 18 > 12
+    assert(step(g) == "combat.overflow")
+    vt.apply(g, "coalition", "overflow c4921_3")
+    vt.apply(g, "coalition", "overflow c4921_4")                       -- the rest fits: 9 + 3
+    -- the further hex: 4822 is the only one (4921 is next to the attacker, the others across rivers)
+    assert(loc(g, "c4921_3") == "4822" and face(g, "c4921_3") == "disrupted")
+    assert(loc(g, "c4921_4") == "4822" and loc(g, "c4921_2") == "4922")
+end)
