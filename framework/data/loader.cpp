@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 #include "core/sha256.hpp"
 #include "data/source.hpp"
@@ -83,6 +84,64 @@ class Sections {
     std::map<std::string, const XMLElement*> found_;
 };
 
+// Id -> index maps over a module's vectors, rebuilt when a vector has grown. The loader looks
+// ids up once per reference, and hostile files can hold 100,000s of definitions and
+// references: linear ModuleDef lookups would make that quadratic.
+template <class Vec>
+class IdIndex {
+  public:
+    explicit IdIndex(const Vec& v) : v_(v) {}
+    int operator()(const std::string& id) const {
+        if (size_ != v_.size()) {
+            map_.clear();
+            for (std::size_t i = 0; i < v_.size(); ++i) map_.emplace(v_[i].id, static_cast<int>(i));
+            size_ = v_.size();
+        }
+        auto it = map_.find(id);
+        return it == map_.end() ? -1 : it->second;
+    }
+
+  private:
+    const Vec& v_;
+    mutable std::unordered_map<std::string, int> map_;
+    mutable std::size_t size_ = static_cast<std::size_t>(-1);
+};
+
+struct Lookups {
+    explicit Lookups(const core::ModuleDef& m)
+        : m(m),
+          side(m.sides),
+          phase(m.phases),
+          track(m.tracks),
+          deck(m.decks),
+          counter_type(m.counter_types),
+          box(m.map.boxes),
+          terrain(m.map.terrain_types),
+          hexside_type(m.map.hexside_types),
+          feature(m.map.feature_types),
+          line(m.map.lines) {}
+    int face(int type, const std::string& id) const {
+        auto& idx = faces_[type];
+        if (!idx) idx.emplace(m.counter_types[static_cast<std::size_t>(type)].faces);
+        return (*idx)(id);
+    }
+
+    const core::ModuleDef& m;
+    IdIndex<std::vector<core::SideDef>> side;
+    IdIndex<std::vector<core::PhaseDef>> phase;
+    IdIndex<std::vector<core::TrackDef>> track;
+    IdIndex<std::vector<core::DeckDef>> deck;
+    IdIndex<std::vector<core::CounterType>> counter_type;
+    IdIndex<std::vector<core::BoxDef>> box;
+    IdIndex<std::vector<core::TerrainType>> terrain;
+    IdIndex<std::vector<core::HexsideType>> hexside_type;
+    IdIndex<std::vector<core::FeatureType>> feature;
+    IdIndex<std::vector<core::LineDef>> line;
+
+  private:
+    mutable std::map<int, std::optional<IdIndex<std::vector<core::FaceDef>>>> faces_;
+};
+
 std::string list_words(const std::vector<std::string>& words) {
     std::string s;
     for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
@@ -144,6 +203,7 @@ std::optional<core::Value> typed_value(Attrs& a, bool allow_bool) {
 // (a broken map.xml should not make every placement an error too).
 struct ScenarioEnv {
     const core::ModuleDef& m;
+    const Lookups& lk;
     bool map_ok = true;
     bool counters_ok = true;
     bool cards_ok = true;
@@ -151,6 +211,7 @@ struct ScenarioEnv {
 
 core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const ScenarioEnv& env) {
     const core::ModuleDef& m = env.m;
+    const Lookups& lk = env.lk;
     core::ScenarioDef sc;
     sc.pos = {f.name, root->GetLineNum()};
     {
@@ -160,14 +221,14 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
         sc.name = a.str_or("name", sc.id);
         if (auto s = a.id("first-side")) {
             sc.first_side = *s;
-            if (m.side_index(*s) < 0) a.error_at("first-side", "unknown side " + quote(*s));
+            if (lk.side(*s) < 0) a.error_at("first-side", "unknown side " + quote(*s));
         } else if (!m.sides.empty()) {
             sc.first_side = m.sides.front().id;
         }
         sc.turn = static_cast<int>(a.integer_or("turn", m.turn_first, m.turn_last, m.turn_first));
         if (auto p = a.id("phase")) {
             sc.phase = *p;
-            if (m.phase_index(*p) < 0) a.error_at("phase", "unknown phase " + quote(*p));
+            if (lk.phase(*p) < 0) a.error_at("phase", "unknown phase " + quote(*p));
         } else if (!m.phases.empty()) {
             sc.phase = m.phases.front().id;
         }
@@ -197,9 +258,10 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
                 piece_ids.add(f, a.line("id"), *id);
             }
             const core::CounterType* ct = nullptr;
+            int ti = -1;
             if (type) {
                 p.type = *type;
-                int ti = m.counter_type_index(*type);
+                ti = lk.counter_type(*type);
                 if (ti >= 0) {
                     ct = &m.counter_types[static_cast<std::size_t>(ti)];
                 } else if (env.counters_ok) {
@@ -212,7 +274,7 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
                 p.at = *at;
                 if (at->compare(0, 4, "box:") == 0) {
                     std::string box = at->substr(4);
-                    if (m.map.box_index(box) < 0 && env.map_ok) {
+                    if (lk.box(box) < 0 && env.map_ok) {
                         a.error_at("at", "unknown box " + quote(box));
                     }
                 } else if (env.map_ok) {
@@ -222,7 +284,7 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
             }
             if (auto face = a.id("face")) {
                 p.face = *face;
-                if (ct && ct->face_index(*face) < 0) {
+                if (ct && lk.face(ti, *face) < 0) {
                     a.error_at("face", "unknown face " + quote(*face) + " of counter type " +
                                            quote(ct->id));
                 }
@@ -231,7 +293,7 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
             }
             if (auto owner = a.id("owner")) {
                 p.owner = *owner;
-                if (m.side_index(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
+                if (lk.side(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
             } else if (ct) {
                 p.owner = ct->side;
             }
@@ -271,7 +333,8 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
                 return true;
             }
             a.set_ctx("track " + *id);
-            const core::TrackDef* t = m.track(*id);
+            int ti = lk.track(*id);
+            const core::TrackDef* t = ti < 0 ? nullptr : &m.tracks[static_cast<std::size_t>(ti)];
             if (!t) a.error_at("id", "unknown track " + quote(*id));
             auto v = t ? a.integer("value", t->min, t->max, true)
                        : a.integer("value", -kMaxInt, kMaxInt, true);
@@ -284,7 +347,7 @@ core::ScenarioDef read_scenario(const FileCtx& f, const XMLElement* root, const 
             bool shuffle = a.boolean_or("shuffle", false);
             if (!id) return true;
             a.set_ctx("deck " + *id);
-            if (!m.deck(*id) && env.cards_ok) a.error_at("id", "unknown deck " + quote(*id));
+            if (lk.deck(*id) < 0 && env.cards_ok) a.error_at("id", "unknown deck " + quote(*id));
             if (decks.add(f, a.line("id"), *id)) sc.decks.emplace_back(*id, shuffle);
             return true;
         }
@@ -327,6 +390,7 @@ class ModuleLoader {
     std::string dir_;
     Sink sink_;
     core::ModuleDef m_;
+    Lookups lk_{m_};
 
     // From module.xml: the files to read next, with where they were named.
     struct FileRef {
@@ -405,7 +469,7 @@ LoadResult ModuleLoader::run() {
     }
     if (map_ok_) m_.map.index();
 
-    ScenarioEnv env{m_, map_ok_, counters_ok_, cards_ok_};
+    ScenarioEnv env{m_, lk_, map_ok_, counters_ok_, cards_ok_};
     IdSet scenario_ids("scenario");
     for (const auto& ref : scenario_files_) {
         Opened o = open(ref.rel, "scenario", &mod.ctx, ref.line, "<scenario>", "scenario");
@@ -636,7 +700,8 @@ void ModuleLoader::read_module(const Opened& o) {
             for (const auto& lib : m_.rule_libraries)
                 if (lib.id == *id) la.error_at("id", "duplicate library id " + quote(*id));
             if (!src_.is_dir("../" + *folder))
-                la.error_at("folder", "library folder " + quote(*folder) + " not found next to the module");
+                la.error_at("folder",
+                            "library folder " + quote(*folder) + " not found next to the module");
             m_.rule_libraries.push_back({*id, *folder});
             return true;
         });
@@ -801,7 +866,7 @@ void ModuleLoader::read_map(const Opened& o) {
             l.name = a.str_or("name", l.id);
             if (auto k = a.id("kind")) {
                 l.kind = *k;
-                if (map.hexside_type_index(*k) < 0) {
+                if (lk_.hexside_type(*k) < 0) {
                     a.error_at("kind", "unknown hexside type " + quote(*k));
                 }
             }
@@ -823,7 +888,7 @@ void ModuleLoader::read_map(const Opened& o) {
             b.name = a.str_or("name", b.id);
             if (auto owner = a.id("owner")) {
                 b.owner = *owner;
-                if (m_.side_index(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
+                if (lk_.side(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
             }
             b.is_private = a.boolean_or("private", false);
             if (b.is_private && !a.has("owner")) a.error("a private box needs an owner");
@@ -835,19 +900,16 @@ void ModuleLoader::read_map(const Opened& o) {
     // Resolves a list of ids into sorted indices, reporting unknown and repeated ones.
     auto id_list = [&](Attrs& a, const char* attr, const std::string& value, const char* kind,
                        auto index_of) {
-        std::vector<int> out;
+        std::set<int> out;
         for (const auto& w : split_ws(value)) {
             int i = index_of(w);
             if (i < 0) {
                 a.error_at(attr, "unknown " + std::string(kind) + " " + quote(w));
-            } else if (std::find(out.begin(), out.end(), i) != out.end()) {
+            } else if (!out.insert(i).second) {
                 a.error_at(attr, std::string(kind) + " " + quote(w) + " listed twice");
-            } else {
-                out.push_back(i);
             }
         }
-        std::sort(out.begin(), out.end());
-        return out;
+        return std::vector<int>(out.begin(), out.end());  // sorted
     };
 
     // Every hex must have a label that reads back as itself (rows beyond row-digits, or more
@@ -872,7 +934,7 @@ void ModuleLoader::read_map(const Opened& o) {
         Attrs ha(f, hexes_el, "<hexes>");
         int def_terrain = 0;
         if (auto d = ha.id("default-terrain", true)) {
-            def_terrain = map.terrain_index(*d);
+            def_terrain = lk_.terrain(*d);
             if (def_terrain < 0) {
                 ha.error_at("default-terrain", "unknown terrain " + quote(*d));
                 def_terrain = 0;
@@ -919,7 +981,7 @@ void ModuleLoader::read_map(const Opened& o) {
             core::HexDef tmp;  // absorbs the values of a bad or duplicate entry
             if (!h) h = &tmp;
             if (auto t = a.id("terrain")) {
-                int ti = map.terrain_index(*t);
+                int ti = lk_.terrain(*t);
                 if (ti < 0) {
                     a.error_at("terrain", "unknown terrain " + quote(*t));
                 } else {
@@ -928,7 +990,7 @@ void ModuleLoader::read_map(const Opened& o) {
             }
             if (auto fs = a.str("features")) {
                 h->features = id_list(a, "features", *fs, "feature",
-                                      [&](const std::string& w) { return map.feature_index(w); });
+                                      [&](const std::string& w) { return lk_.feature(w); });
             }
             h->name = a.str_or("name", "");
             auto board = a.integer("board", 0, 999);
@@ -985,14 +1047,13 @@ void ModuleLoader::read_map(const Opened& o) {
             }
             core::HexsideDef side;
             if (auto t = a.str("types", true)) {
-                side.types = id_list(a, "types", *t, "hexside type", [&](const std::string& w) {
-                    return map.hexside_type_index(w);
-                });
+                side.types = id_list(a, "types", *t, "hexside type",
+                                     [&](const std::string& w) { return lk_.hexside_type(w); });
                 if (split_ws(*t).empty()) a.error_at("types", "no hexside type given");
             }
             if (auto names = a.str("names")) {
                 side.lines = id_list(a, "names", *names, "line",
-                                     [&](const std::string& w) { return map.line_index(w); });
+                                     [&](const std::string& w) { return lk_.line(w); });
             }
             for_children(f, c, a.ctx(), false, [](const XMLElement*) { return false; });
             if (h && dir) {
@@ -1023,12 +1084,13 @@ void ModuleLoader::read_map(const Opened& o) {
             if (!r.id.empty()) a.set_ctx("region " + r.id);
             r.name = a.str_or("name", r.id);
             if (auto hs = a.str("hexes", true)) {
+                std::set<std::int64_t> seen;
                 for (const auto& w : split_ws(*hs)) {
                     std::string why;
                     auto h = resolve_label(map, w, true, why);
                     if (!h) {
                         a.error_at("hexes", why);
-                    } else if (std::find(r.hexes.begin(), r.hexes.end(), *h) != r.hexes.end()) {
+                    } else if (!seen.insert(hex::pack(*h)).second) {
                         a.error_at("hexes", "hex " + shorten(w) + " listed twice");
                     } else {
                         r.hexes.push_back(*h);
@@ -1062,7 +1124,7 @@ void ModuleLoader::read_counters(const Opened& o) {
         t.category = a.id("category").value_or("unit");
         if (auto s = a.id("side")) {
             t.side = *s;
-            if (m_.side_index(*s) < 0) a.error_at("side", "unknown side " + quote(*s));
+            if (lk_.side(*s) < 0) a.error_at("side", "unknown side " + quote(*s));
         }
         int hidden_line = 0;
         if (auto h = a.id("hidden-as")) {
@@ -1104,7 +1166,7 @@ void ModuleLoader::read_counters(const Opened& o) {
     });
     for (auto [i, line] : hidden_as_lines) {
         const auto& t = m_.counter_types[i];
-        if (m_.counter_type_index(t.hidden_as) < 0) {
+        if (lk_.counter_type(t.hidden_as) < 0) {
             f.error(line, shorten("counter-type " + t.id, 100) + ": unknown counter type " +
                               quote(t.hidden_as) + " in hidden-as");
         }
@@ -1206,7 +1268,7 @@ void ModuleLoader::read_cards(const Opened& o) {
         d.name = a.str_or("name", d.id);
         if (auto owner = a.id("owner")) {
             d.owner = *owner;
-            if (m_.side_index(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
+            if (lk_.side(*owner) < 0) a.error_at("owner", "unknown side " + quote(*owner));
         }
         const std::string ctx = a.ctx();
         for_children(f, e, ctx, false, [&](const XMLElement* c) {
@@ -1218,7 +1280,7 @@ void ModuleLoader::read_cards(const Opened& o) {
             card.name = ca.str_or("name", card.id);
             if (auto s = ca.id("side")) {
                 card.side = *s;
-                if (m_.side_index(*s) < 0) ca.error_at("side", "unknown side " + quote(*s));
+                if (lk_.side(*s) < 0) ca.error_at("side", "unknown side " + quote(*s));
             }
             card.timing = ca.str_or("timing", "");
             // Other attributes are the module's own (e.g. value="3"), passed to the rules.
@@ -1254,7 +1316,8 @@ SetupResult setup_from_bytes(const core::ModuleDef& module, const std::string& n
         case FileRead::Status::Ok:
             if (auto doc = parse_xml(f, r.bytes)) {
                 if (const XMLElement* root = root_element(f, *doc, "scenario")) {
-                    out.scenario = read_scenario(f, root, ScenarioEnv{module});
+                    Lookups lk(module);
+                    out.scenario = read_scenario(f, root, ScenarioEnv{module, lk});
                 }
             }
             break;

@@ -121,11 +121,18 @@ bool is_color(std::string_view s) {
 }
 
 std::string shorten(std::string_view s, std::size_t max) {
-    if (s.size() <= max) return std::string(s);
-    std::size_t n = max;
-    // Do not cut a UTF-8 sequence in half (continuation bytes are 10xxxxxx).
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    return std::string(s.substr(0, n)) + "...";
+    std::size_t n = s.size();
+    if (n > max) {
+        n = max;
+        // Do not cut a UTF-8 sequence in half (continuation bytes are 10xxxxxx).
+        while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    }
+    std::string out(s.substr(0, n));
+    // One diagnostic, one line.
+    for (char& c : out) {
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    }
+    return n < s.size() ? out + "..." : out;
 }
 
 std::string quote(std::string_view s) { return "'" + shorten(s, 40) + "'"; }
@@ -198,8 +205,15 @@ std::string hex_byte(unsigned char c) {
 // Checks an entity or character reference starting at s[i] == '&'. Returns its length, or 0
 // with `msg` set.
 std::size_t check_reference(const std::string& s, std::size_t i, std::string& msg) {
-    std::size_t semi = s.find(';', i);
-    if (semi == std::string::npos || semi - i > 12) {
+    // Only ASCII name characters before the ';': anything else is a stray '&' (and is never
+    // quoted, so messages stay one line of valid UTF-8).
+    std::size_t semi = i + 1;
+    while (semi < s.size() && semi - i <= 12 &&
+           (std::isalnum(static_cast<unsigned char>(s[semi])) || s[semi] == '#' || s[semi] == '_' ||
+            s[semi] == '-' || s[semi] == '.' || s[semi] == ':')) {
+        ++semi;
+    }
+    if (semi >= s.size() || s[semi] != ';') {
         msg = "'&' must be written as &amp;";
         return 0;
     }
@@ -223,15 +237,9 @@ std::size_t check_reference(const std::string& s, std::size_t i, std::string& ms
         }
         return semi - i + 1;
     }
-    bool name = !ref.empty();
-    for (char c : ref) {
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
-            name = false;
-        }
-    }
-    msg = name ? "unknown entity " + quote("&" + std::string(ref) + ";") +
-                     " (only &amp; &lt; &gt; &quot; &apos; and &#...; are allowed)"
-               : "'&' must be written as &amp;";
+    msg = ref.empty() ? "'&' must be written as &amp;"
+                      : "unknown entity " + quote("&" + std::string(ref) + ";") +
+                            " (only &amp; &lt; &gt; &quot; &apos; and &#...; are allowed)";
     return 0;
 }
 
@@ -356,7 +364,8 @@ std::string tinyxml_message(const XMLDocument& doc) {
     const char* full = doc.ErrorStr();
     const char* name = full ? std::strstr(full, "XMLElement name=") : nullptr;
     if (name && doc.ErrorID() != tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED) {
-        std::string n = name + std::strlen("XMLElement name=");
+        std::string n = shorten(
+            name + std::strlen("XMLElement name="));  // cut before any truncation by tinyxml2
         if (doc.ErrorID() == tinyxml2::XML_ERROR_MISMATCHED_ELEMENT) {
             // tinyxml2 reports the line where the unclosed element starts.
             what = "<" + n + "> is not closed by a matching </" + n + ">";
@@ -388,13 +397,13 @@ const XMLElement* root_element(const FileCtx& ctx, const XMLDocument& doc, const
     }
     if (const XMLElement* extra = root->NextSiblingElement()) {
         ctx.error(extra->GetLineNum(), "malformed XML: more than one root element (<" +
-                                           std::string(extra->Name()) + "> after <" + root->Name() +
-                                           ">)");
+                                           shorten(extra->Name()) + "> after <" +
+                                           shorten(root->Name()) + ">)");
         return nullptr;
     }
     if (std::strcmp(root->Name(), name) != 0) {
         ctx.error(root->GetLineNum(),
-                  "root element is <" + std::string(root->Name()) + ">, expected <" + name + ">");
+                  "root element is <" + shorten(root->Name()) + ">, expected <" + name + ">");
         return nullptr;
     }
     return root;
@@ -542,7 +551,7 @@ void Attrs::finish() {
     finished_ = true;
     for (const XMLAttribute* a = e_->FirstAttribute(); a; a = a->Next()) {
         if (!known_.count(a->Name())) {
-            f_.error(a->GetLineNum(), ctx_ + ": unknown attribute '" + a->Name() + "'");
+            f_.error(a->GetLineNum(), ctx_ + ": unknown attribute " + quote(a->Name()));
         }
     }
 }
@@ -554,7 +563,7 @@ void for_children(const FileCtx& f, const XMLElement* parent, const std::string&
     for (const XMLNode* n = parent->FirstChild(); n; n = n->NextSibling()) {
         if (const XMLElement* e = n->ToElement()) {
             if (!fn(e)) {
-                f.error(e->GetLineNum(), ctx + ": unknown element <" + e->Name() + ">");
+                f.error(e->GetLineNum(), ctx + ": unknown element <" + shorten(e->Name()) + ">");
             }
         } else if (const auto* t = n->ToText()) {
             if (!text_ok && !trim_ws(t->Value()).empty()) {
