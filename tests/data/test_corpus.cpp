@@ -18,6 +18,23 @@ const std::map<std::string, std::string> kFileOfKind = {
     {"tables", "tables.xml"}, {"cards", "cards.xml"}, {"scenario", "scenarios/basic.xml"},
 };
 
+bool valid_utf8(const std::string& s) {
+    for (std::size_t i = 0; i < s.size();) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        std::size_t n = c < 0x80             ? 1
+                        : (c & 0xE0) == 0xC0 ? 2
+                        : (c & 0xF0) == 0xE0 ? 3
+                        : (c & 0xF8) == 0xF0 ? 4
+                                             : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        for (std::size_t k = 1; k < n; ++k) {
+            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+        }
+        i += n;
+    }
+    return true;
+}
+
 }  // namespace
 
 TEST_CASE("every corpus file is refused with errors, never a crash", "[data][corpus]") {
@@ -48,6 +65,8 @@ TEST_CASE("every corpus file is refused with errors, never a crash", "[data][cor
             CHECK(d.line >= 0);
             CHECK_FALSE(d.message.empty());
             CHECK(d.message.size() < 400);  // quoted values are shortened
+            CHECK(d.message.find_first_of("\n\r") == std::string::npos);
+            CHECK(valid_utf8(d.message));
         }
         if (kind == "scenario") {
             auto s = data::load_setup_from_memory(*fixture.module, name, bytes);

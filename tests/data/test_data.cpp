@@ -54,7 +54,7 @@ TEST_CASE("fixture module loads clean with the expected contents", "[data][fixtu
     CHECK(m.track("red_morale")->initial == 4);
     CHECK(m.track("red_morale")->max == 6);
     CHECK(m.rules_main == "rules/main.lua");
-    CHECK(m.tests_dir.empty());
+    CHECK(m.tests_dir == "tests");
     CHECK(m.content_hash.size() == 64);
 }
 
