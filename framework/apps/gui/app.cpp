@@ -645,25 +645,52 @@ void App::handle_event(const sf::Event& e) {
         }
         mouse_down_ = true;
         dragging_ = false;
+        drag_piece_active_ = false;
+        drag_piece_.clear();
         press_pos_ = last_mouse_ = {e.mouseButton.x, e.mouseButton.y};
+        // Pressing on a piece that has destinations starts a possible drag-and-drop move.
+        if (e.mouseButton.button == sf::Mouse::Left && screen_ == Screen::Game)
+            if (const StackView* st = view_.stack_at(hex_label_at(at)))
+                for (auto it = st->pieces.rbegin(); it != st->pieces.rend() && drag_piece_.empty(); ++it) {
+                    const std::string& pid = view_.pieces[static_cast<size_t>(*it)].id;
+                    for (const auto& a : actions_)
+                        if (contains(a.pieces, pid) && !a.hexes.empty()) {
+                            drag_piece_ = pid;
+                            break;
+                        }
+                }
     }
     if (e.type == sf::Event::MouseMoved) {
         const sf::Vector2i p(e.mouseMove.x, e.mouseMove.y);
         if (mouse_down_) {
-            if (!dragging_ && (std::abs(p.x - press_pos_.x) + std::abs(p.y - press_pos_.y)) > 5) dragging_ = true;
-            if (dragging_) cam_.center -= sf::Vector2f(static_cast<float>(p.x - last_mouse_.x), static_cast<float>(p.y - last_mouse_.y)) / cam_.zoom;
+            if (!dragging_ && (std::abs(p.x - press_pos_.x) + std::abs(p.y - press_pos_.y)) > 5) {
+                dragging_ = true;
+                if (!drag_piece_.empty()) {
+                    drag_piece_active_ = true;
+                    selected_piece_ = drag_piece_;
+                    refresh();
+                }
+            }
+            if (dragging_ && !drag_piece_active_) cam_.center -= sf::Vector2f(static_cast<float>(p.x - last_mouse_.x), static_cast<float>(p.y - last_mouse_.y)) / cam_.zoom;
         }
         last_mouse_ = p;
         hover_hex_ = imgui_.wants_mouse() ? std::string() : hex_label_at(sf::Vector2f(p));
     }
     if (e.type == sf::Event::MouseButtonReleased && mouse_down_) {
         mouse_down_ = false;
-        if (!dragging_ && !imgui_.wants_mouse()) {
-            const sf::Vector2f at(static_cast<float>(e.mouseButton.x), static_cast<float>(e.mouseButton.y));
+        const sf::Vector2f at(static_cast<float>(e.mouseButton.x), static_cast<float>(e.mouseButton.y));
+        if (drag_piece_active_) {
+            // Dropped: the action taking the dragged piece to this hex (or a chooser).
+            const std::string label = hex_label_at(at);
+            const PieceView* p = view_.piece(drag_piece_);
+            if (!label.empty() && (!p || p->loc != label)) click_hex(label);
+        } else if (!dragging_ && !imgui_.wants_mouse()) {
             if (e.mouseButton.button == sf::Mouse::Left) click_hex(hex_label_at(at));
             else if (e.mouseButton.button == sf::Mouse::Right) key_command("escape");
         }
         dragging_ = false;
+        drag_piece_active_ = false;
+        drag_piece_.clear();
     }
 }
 
@@ -684,6 +711,17 @@ void App::draw_frame() {
             if (auto h = def_->map.parse_label(hover_hex_)) {
                 sf::VertexArray va(sf::Triangles);
                 map_->add_hex_outline(va, *h, std::max(2.0f / cam_.zoom, 1.5f), hl_.colors.hover, 0.0f);
+                const sf::View old = window_.getView();
+                window_.setView(cam_.view());
+                window_.draw(va);
+                window_.setView(old);
+            }
+        if (drag_piece_active_)
+            if (const PieceView* p = view_.piece(drag_piece_)) {
+                // The dragged counter follows the cursor.
+                sf::VertexArray va(sf::Triangles);
+                const sf::Vector2f w = cam_.to_world(sf::Vector2f(last_mouse_));
+                add_counter(va, w, BoardPainter::kCounterSide, counter_look(*def_, *p));
                 const sf::View old = window_.getView();
                 window_.setView(cam_.view());
                 window_.draw(va);
@@ -1266,6 +1304,23 @@ void App::run_script_step() {
         click_hex(*std::next(hl_.target_hexes.begin(), static_cast<long>(n)));
     }
     else if (c.verb == "hover") hover_hex_ = arg(0);
+    else if (c.verb == "drag") {
+        // drag FROM_HEX TO_HEX: press on FROM, move, release on TO, as the mouse would.
+        auto a = def_ ? def_->map.parse_label(arg(0)) : std::nullopt;
+        auto b = def_ ? def_->map.parse_label(arg(1)) : std::nullopt;
+        if (!a || !b) return (void)script_error(c, "unknown hex");
+        auto px = [&](hex::Hex h) { return sf::Vector2i(cam_.to_screen(map_->hex_center(h))); };
+        sf::Event ev{};
+        ev.type = sf::Event::MouseButtonPressed;
+        ev.mouseButton = {sf::Mouse::Left, px(*a).x, px(*a).y};
+        handle_event(ev);
+        ev.type = sf::Event::MouseMoved;
+        ev.mouseMove = {px(*b).x, px(*b).y};
+        handle_event(ev);
+        ev.type = sf::Event::MouseButtonReleased;
+        ev.mouseButton = {sf::Mouse::Left, px(*b).x, px(*b).y};
+        handle_event(ev);
+    }
     else if (c.verb == "choose") {
         if (!chooser_open_) return (void)script_error(c, "no chooser is open");
         size_t i = chooser_.size();

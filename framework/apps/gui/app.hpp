@@ -155,6 +155,8 @@ private:
     sf::Vector2f chooser_pos_;
     std::string hover_hex_;
     bool dragging_ = false, mouse_down_ = false;
+    std::string drag_piece_;     // piece being dragged to a destination (drag-and-drop move)
+    bool drag_piece_active_ = false;
     sf::Vector2i press_pos_, last_mouse_;
     sf::FloatRect overview_rect_;
     float panel_width_ = 420;

@@ -384,8 +384,8 @@ void MapRenderer::build() {
                 passes.push_back({a, b, 0});
             } else if (has(id, "river") || has(id, "stream") || has(id, "canal")) {
                 const float w = (has(id, "major") || has(id, "great") || has(id, "large") || has(id, "wide")) ? 0.2f * S
-                                : (has(id, "stream") || has(id, "minor")) ? 0.07f * S
-                                                                           : 0.12f * S;
+                                : (has(id, "stream") || has(id, "minor")) ? 0.06f * S
+                                                                           : 0.1f * S;
                 add_line(over, a, b, w, col);
                 add_circle(over, a, w * 0.5f, col, 8);
                 add_circle(over, b, w * 0.5f, col, 8);
@@ -509,6 +509,7 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
         const sf::Color lc(70, 60, 50, 200);
         const sf::Vector2f tl = cam.to_world({vp.left, vp.top}), br = cam.to_world({vp.left + vp.width, vp.top + vp.height});
         for (const auto& hd : map_.hexes) {
+            if (!map_.terrain_types[static_cast<size_t>(hd.terrain)].playable) continue;
             const sf::Vector2f c = hex_center(hd.hex);
             if (c.x < tl.x - kHexSize || c.x > br.x + kHexSize || c.y < tl.y - kHexSize || c.y > br.y + kHexSize) continue;
             const float top = layout_.orientation == hex::Orientation::FlatTop ? -0.8f : -0.9f;
