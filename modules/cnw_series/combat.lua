@@ -258,8 +258,9 @@ local function escape_hexes(game, id)
     local p = game.piece(id)
     local side = p.owner
     local out = {}
-    for _, h in ipairs(game.within(p.loc, 3, function(h) return #core.units_at(game, h, side) > 0 end)) do
-        if h ~= p.loc then out[#out + 1] = h end
+    -- plain hex distance, through anything (11.20 "irrespective of ... enemy", digest A-22)
+    for _, h in ipairs(game.within(p.loc, 3, function() return true end)) do
+        if h ~= p.loc and #core.units_at(game, h, side) > 0 then out[#out + 1] = h end
     end
     return out
 end

@@ -422,3 +422,158 @@ test("11.11 withdrawal over the stacking limit: the excess is disrupted and with
     assert(loc(g, "c4921_3") == "4822" and face(g, "c4921_3") == "disrupted")
     assert(loc(g, "c4921_4") == "4822" and loc(g, "c4921_2") == "4922")
 end)
+
+test("11.12 bp1 lost by 3+ with no legal withdrawal hex: the survivors are eliminated; the attacker may advance", function()
+    local g = combat_game { dice = { 6, 2, 1, 3 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 4, "ney")
+        coalition_stack(game, "4921", 2)
+        place(game, "fr_meunier", "block1", "4922"); place(game, "fr_meunier", "block2", "5021")
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0", "done" })
+    -- FAV 4 + 2 + 2 = 8, FDV 2 + 1 = 3: margin 5; 11.15: ceil(5/2) + 0 = 3, capped at 2 undisrupted losers
+    expect_event(g, "the attacker wins by 5; hits: french 2, coalition 5")
+    drive(g, { ["combat.hits"] = function(acts) return acts[1] end, ["combat.advance"] = function(acts)
+        for _, a in ipairs(acts) do if a ~= "done" then return a end end
+        return "done"
+    end })
+    assert(loc(g, "c4921_1") == "box:eliminated" and loc(g, "c4921_2") == "box:eliminated")
+end)
+
+test("11.12 bp2 lost by 1 or 2: the defender may stay or withdraw; only undisrupted cavalry may advance", function()
+    -- FAV 2 (cf) + 2 (types) + 2 (CR) + 1 = 7; FDV 2 + 2 + 1 = 5... defender kleist CR 2
+    local g = combat_game { dice = { 6, 1, 1, 3 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        place(game, "ney", "ney", "4920")
+        place(game, "fr_friant", "fi", "4920"); place(game, "fr_og_cav", "fc", "4920")
+        coalition_stack(game, "4921", 2, "kleist")
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "the attacker wins by 2")
+    drive(g, { ["combat.withdraw"] = function(acts)
+        local has = {}
+        for _, a in ipairs(acts) do has[a] = true end
+        assert(has["stay"] and has["withdraw 4922"])
+        return "withdraw 4922"
+    end, ["combat.advance"] = function(acts)
+        local has = {}
+        for _, a in ipairs(acts) do has[a] = true end
+        assert(not has["advance fi"], "11.12 bp2: infantry may not advance")
+        return has["advance fc"] and "advance fc" or "done"
+    end })
+    assert(loc(g, "kleist") == "4922")
+end)
+
+test("11.13 all defending units eliminated: any undisrupted unit of the attacking stack may advance", function()
+    -- FAV 4 + 2 + 6 = 12 vs FDV 1 + 1 = 2: 10 hits (cap 8) on one unit
+    local g = combat_game { dice = { 6, 6, 1, 3 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 4, "ney")
+        coalition_stack(game, "4921", 1)
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    assert(loc(g, "c4921_1") == "box:eliminated")
+    apply_all(g, "french", { "hit f4920_4", "pass" })                   -- 11.15: 1 hit (1 loser unit)
+    assert(step(g) == "combat.advance", step(g))
+    assert(vt.has_action(g, "french", "advance f4920_1") and not vt.has_action(g, "french", "advance f4920_4"))
+end)
+
+test("11.14 the loser's hits cannot exceed twice the winner's undisrupted units", function()
+    local g = combat_game { dice = { 6, 6, 1, 3 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        place(game, "ney", "ney", "4920"); place(game, "fr_friant", "solo", "4920")
+        coalition_stack(game, "4921", 3)
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "cc 0" })
+    -- FAV 1 + 1 (CR limited to 1 unit, 11.5) + 6 = 8; FDV 3 + 1 = 4: margin 4, cap 2 x 1 = 2
+    expect_event(g, "with CR 2;")
+    expect_event(g, "the attacker wins by 4; hits: french 2, coalition 2")
+end)
+
+test("11.17 pursuit: a withdrawing stack without undisrupted cavalry loses a disrupted unit to attacking cavalry", function()
+    local g = combat_game { dice = { 6, 6, 1, 1 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        place(game, "ney", "ney", "4920")
+        place(game, "fr_friant", "fi", "4920"); place(game, "fr_og_cav", "fc", "4920")
+        coalition_stack(game, "4921", 3)
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    -- FAV 2 + 2 + 2 + 6 = 12; FDV 3 + 1 = 4: margin 8, capped at 4 hits; French 0
+    apply_all(g, "coalition", { "hit c4921_1", "hit c4921_2", "hit c4921_3", "hit c4921_3" })
+    apply_all(g, "french", { "hit fi", "hit fi" })                      -- 11.15: 4 - 2 = 2 hits
+    assert(step(g) == "combat.withdraw", step(g))
+    vt.apply(g, "coalition", "withdraw 4922")
+    assert(step(g) == "combat.pursuit")
+    vt.apply(g, "coalition", "eliminate c4921_1")
+    assert(loc(g, "c4921_1") == "box:eliminated" and loc(g, "c4921_2") == "4922")
+end)
+
+test("11.18 on an odd number of hits the owner may eliminate one more disrupted unit", function()
+    local g = duel { 6, 1, 1 }                                           -- the tie of 11.9
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0", "hit f4920_1" })
+    assert(step(g) == "combat.odd_hit")
+    vt.apply(g, "french", "extra f4920_1")
+    assert(loc(g, "f4920_1") == "box:eliminated")
+end)
+
+test("11.20 commanders' fate: 1 eliminates; otherwise placed on a friendly stack within three hexes, or eliminated", function()
+    -- an unaccompanied commander attacked: die 4, two friendly stacks within 3 hexes
+    local g = combat_game { dice = { 6, 4 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        place(game, "kleist", "kleist", "4921")
+        coalition_stack(game, "4923", 1); coalition_stack(game, "5122", 1)
+        place(game, "co_horn", "far", "5321")                            -- 4 hexes away
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    assert(step(g) == "combat.fate_place", step(g) .. " " .. events_text(g))
+    assert(vt.has_action(g, "coalition", "place kleist 4923") and vt.has_action(g, "coalition", "place kleist 5122"))
+    assert(not vt.has_action(g, "coalition", "place kleist 5321"))
+    vt.apply(g, "coalition", "place kleist 5122")
+    assert(loc(g, "kleist") == "5122")
+    assert(step(g) == "combat.advance", step(g) .. " " .. events_text(g))                                  -- the hex is empty now
+    -- die 1: eliminated
+    g = combat_game { dice = { 6, 1 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        place(game, "kleist", "kleist", "4921")
+        coalition_stack(game, "4923", 1)
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    assert(loc(g, "kleist") == "box:eliminated")
+    -- no friendly stack within three hexes: eliminated
+    g = combat_game { dice = { 6, 5 }, cc_french = "3", cc_coalition = "1", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        place(game, "kleist", "kleist", "4921")
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    assert(loc(g, "kleist") == "box:eliminated")
+end)
+
+test("14.4 Napoleon killed by 11.20: immediate Coalition victory", function()
+    local g = combat_game { dice = { 6, 1 }, cc_french = "1", cc_coalition = "3", arrange = function(game)
+        place(game, "napoleon", "napoleon", "4921")
+        coalition_stack(game, "4920", 2, "kleist")
+    end }
+    apply_all(g, "coalition", { "attack 4920 4921", "confirm", "cc 0" })
+    local d = vt.decision(g)
+    assert(d.result and d.result:find("Coalition wins"), tostring(d.result))
+end)
+
+test("14.6 before Turn 4 French stacks attacking a hex outside friendly territory are halved", function()
+    -- Landau (4419, French) attacks 4420 (east of the Rhine) across the river
+    local arrange = function(game) french_stack(game, "4419", 4, "ney"); coalition_stack(game, "4420", 1) end
+    local g = combat_game { turn = 3, dice = { 6, 3, 3, 3 }, cc_french = "3", cc_coalition = "1", arrange = arrange }
+    apply_all(g, "french", { "attack 4419 4420", "confirm", "cc 0" })
+    expect_event(g, "attack value 2 (divisor 2)")
+    g = combat_game { turn = 4, dice = { 6, 3, 3, 3 }, cc_french = "3", cc_coalition = "1", arrange = arrange }
+    apply_all(g, "french", { "attack 4419 4420", "confirm", "cc 0" })
+    expect_event(g, "attack value 4 (divisor 1)")
+end)
+
+test("14.7 garrisons may not attack nor support; they are eliminated if forced to withdraw", function()
+    local g = combat_game { dice = { 6, 6, 1, 3 }, cc_french = "1", cc_coalition = "3", arrange = function(game)
+        place(game, "fr_g_metz", "garrison", "4921")
+        place(game, "fr_friant", "fi", "4921")
+        place(game, "fr_g_landau", "g2", "4922")
+        coalition_stack(game, "4920", 4, "kleist")
+    end }
+    assert(vt.decision(g).role == "coalition", "the French cannot attack with a garrison")
+    apply_all(g, "coalition", { "attack 4920 4921", "confirm", "cc 0" })
+    -- no French support candidate (a lone garrison at 4922), FAV 4 + 2 + 6 = 12 vs FDV 2 + 1
+    drive(g, { ["combat.withdraw"] = "withdraw 4922", ["combat.hits"] = function(acts) return acts[#acts] end })
+    assert(loc(g, "garrison") == "box:eliminated")
+end)
