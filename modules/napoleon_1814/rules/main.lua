@@ -2,6 +2,8 @@
 -- library (modules/cnw_series, require "cnw.*"); this file gives 1814's parameters and its
 -- scenario rules (14.x). See RULES.md for where every rule is implemented and tested.
 local game_rules = require("cnw.game")
+local movement = require("cnw.movement")       -- 8
+local commanders = require("cnw.commanders")   -- 12
 local combat = require("cnw.combat")
 
 local params = {
@@ -9,6 +11,9 @@ local params = {
     -- 8.4: 3 hexes, 5 by forced march, in every season (1813: 2 in Winter).
     march = { winter = 3, spring = 3 },
     forced_march = 5,
+    -- 8.5: reconnaissance in force (1814 only): a moving stack of 3+ units with a cavalry unit,
+    -- against 1 or 2 units, spending 2 hexes of its allowance.
+    recon_in_force = { min_units = 3, max_target_units = 2, cost = 2 },
     -- 6.2 / 7.8: supply route and depot spacing: 5 hexes, 3 in Winter.
     supply_range = { winter = 3, spring = 5 },
     -- 4.1: six friendly OF per hex, counted in halves.
@@ -79,9 +84,29 @@ function hooks.combat_withdrawal(ctx, game, id, forced)
     return forced and "eliminate" or "stay"
 end
 
+-- 14.5: in the basic game Napoleon gives -1 to the march attrition of a stack he accompanies
+-- throughout its move (counter stat basic_march_drm); with 16.2, that rule's modifiers apply instead.
+function hooks.march_attrition_drm(ctx, game, ids)
+    if game.option("command_structure") then return 0 end
+    local drm = 0
+    for _, id in ipairs(ids) do drm = drm + (game.stat(id, "basic_march_drm") or 0) end
+    return drm
+end
+
+-- 14.5: Napoleon cannot leave Paris until the Commanders' Movement phase of Turn 4.
+function hooks.commander_may_leave(ctx, game, id, phase)
+    if game.piece(id).type ~= "napoleon" or game.piece(id).loc ~= PARIS then return true end
+    return game.turn() > 4 or (game.turn() == 4 and phase == "commanders")
+end
+
+-- 14.7 (movement): garrison units may never move.
+function hooks.unit_may_move(ctx, game, id) return not ctx.core.is_garrison(game, id) end
+
 hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles were never held together (14.4)"
 
 local phases = {}
+phases.movement = movement                         -- 8
+phases.commanders = commanders                     -- 12
 phases.combat_commands = combat.combat_commands   -- 9
 phases.combat = combat.combat                     -- 10-11
 
