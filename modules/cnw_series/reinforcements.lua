@@ -1,0 +1,236 @@
+-- Cossacks and Reinforcements (rule 13) and the start of the Turn of the Campaigns of the
+-- Napoleonic Wars. See DESIGN.md for the state conventions.
+--
+--   reinforcements.start   phase "start": applies the Set Up Card schedule of the Turn (vars
+--                          supply_trains_<side> and cc_basic_<side>, one number per Turn), runs
+--                          the set-up depots of 14.1 on the first Turn (supply.setup_depots),
+--                          then ctx.hooks.start_of_turn (14.9, 14.10, 16.1 when written), then
+--                          the next phase.
+--   reinforcements.phase   phase "reinforcements": 13.1 Cossacks, then 13.2-13.4 placement.
+--
+-- Reinforcements are pieces off the board (no location) with props arrive_turn (the Turn in
+-- whose Reinforcement Phase they arrive), arrive_at (the hex) and optionally arrive_repeat (an
+-- entry possible on that Turn or any later one). Params: cossacks_from_turn,
+-- reinforcements_may_wait (sides whose reinforcements wait instead of being lost, 13.4),
+-- reinforcements_river_exception (13.3's "unless separated by a river"), stack_limit_of2,
+-- cc_min/cc_max. Hooks: entry_ignores_adjacency(ctx, game, id) (14.13),
+-- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
+-- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
+-- game) (checks made once the last phase is over, 14.12).
+local core = require("cnw.core")
+local supply = require("cnw.supply")
+
+local R = {}
+
+local function card_row(game, name)
+    local v = game.var(name)
+    if type(v) ~= "string" then return nil end
+    local out = {}
+    for n in v:gmatch("%-?%d+") do out[#out + 1] = tonumber(n) end
+    return out
+end
+
+local function clamp_track(game, id, value)
+    local lo, hi = 0, 20
+    if id:find("_cc") then lo, hi = 1, 6 end
+    if id:find("_cc$") then lo = 0 end
+    game.set_track(id, math.max(lo, math.min(hi, value)))
+end
+
+-- ---- the start of a Turn ----------------------------------------------------------------------
+
+R.start = { steps = {} }
+
+function R.start.begin(ctx, game)
+    local turn = game.turn()
+    if game.var("start_schedule_turn") ~= turn then
+        game.set_var("start_schedule_turn", turn)
+        for _, side in ipairs(core.SIDES) do
+            -- 7.2: this Turn's Supply Trains per the Set Up Card, less the depots lost (8.8)
+            local trains = card_row(game, "supply_trains_" .. side)
+            if trains and trains[turn] then
+                clamp_track(game, side .. "_supply_trains", trains[turn] - game.track(side .. "_depots_lost"))
+            end
+            -- 9.2 / 14.1: a change of the basic CCs in the Set Up Card schedule is applied to the
+            -- basic figure (which carries the decisive victories and 13.1), within cc_min..cc_max
+            local cc = card_row(game, "cc_basic_" .. side)
+            if cc and cc[turn] and cc[turn - 1] and cc[turn] ~= cc[turn - 1] then
+                local track = side .. "_cc_basic"
+                local v = game.track(track) + cc[turn] - cc[turn - 1]
+                v = math.max(ctx.params.cc_min or 1, math.min(ctx.params.cc_max or 6, v))
+                game.set_track(track, v)
+                game.log(side .. " basic Combat Commands become " .. v .. " (Set Up Card, 14.1)")
+            end
+        end
+    end
+    local first = defs.turns()
+    if turn == first and not game.var("supply_setup_done") then
+        -- 14.1: the French deploy first, then the Coalition
+        return supply.setup_depots(ctx, game, ctx.params.setup_order or { "french", "coalition" }, "supply_setup_done")
+    end
+    if ctx.hooks.start_of_turn and ctx.hooks.start_of_turn(ctx, game) then return end
+    ctx.next_phase(game)
+end
+
+-- ---- 13.1 Cossacks ------------------------------------------------------------------------------
+
+local function cossacks(ctx, game)
+    if game.turn() < (ctx.params.cossacks_from_turn or 1) then return end
+    local cities = {}
+    for _, hex in ipairs(game.occupied()) do
+        if core.is_city(hex) then
+            for _, id in ipairs(game.pieces_at(hex)) do
+                if core.is_unit(game, id) and core.is_cossack(game, id) then
+                    cities[#cities + 1] = hex
+                    break
+                end
+            end
+        end
+    end
+    for _, hex in ipairs(cities) do
+        local score = game.roll(1, 6, "13.1 Cossacks in the city at " .. hex)
+        if score == 6 then
+            if ctx.hooks.cossack_success then
+                ctx.hooks.cossack_success(ctx, game, hex)
+            else
+                local lo, hi = ctx.params.cc_min or 1, ctx.params.cc_max or 6
+                local f = math.min(hi, game.track("french_cc_basic") + 1)
+                local c = math.max(lo, game.track("coalition_cc_basic") - 1)
+                game.set_track("french_cc_basic", f)
+                game.set_track("coalition_cc_basic", c)
+                game.log("Cossacks alienate the inhabitants of " .. hex .. ": French basic CCs " .. f
+                    .. ", Coalition basic CCs " .. c .. " (13.1)")
+            end
+        end
+    end
+end
+
+-- ---- 13.2-13.4 reinforcements -------------------------------------------------------------------
+
+local function due(ctx, game, side)
+    local out = {}
+    for _, id in ipairs(game.pieces { owner = side }) do
+        if game.piece(id).loc == nil then
+            local t = game.prop(id, "arrive_turn")
+            if type(t) == "number" and t <= game.turn() and game.prop(id, "arrive_at") then
+                out[#out + 1] = id
+            end
+        end
+    end
+    return out
+end
+
+-- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1.
+function R.entry_allowed(ctx, game, id, hex)
+    local side = game.piece(id).owner
+    if not map.exists(hex) or not core.playable(hex) then return false end
+    local enemy = core.enemy(side)
+    if core.side_at(game, hex) == enemy or #core.force_at(game, hex, enemy) > 0 then return false end
+    if ctx.hooks.reinforcement_entry and ctx.hooks.reinforcement_entry(ctx, game, id, hex) == false then
+        return false
+    end
+    if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id)) then
+        for _, n in ipairs(map.neighbours(hex)) do
+            if #core.force_at(game, n, enemy) > 0 then
+                if not (ctx.params.reinforcements_river_exception and core.river_between(hex, n)) then
+                    return false
+                end
+            end
+        end
+    end
+    if core.is_unit(game, id) then
+        if core.stack_of2(game, hex, side) + core.of2(game, id) > ctx.params.stack_limit_of2 then return false end
+    end
+    return true
+end
+
+local function may_wait(ctx, side)
+    local w = ctx.params.reinforcements_may_wait
+    return w ~= nil and w[side] == true
+end
+
+local function must_deploy(ctx, game, id)
+    return ctx.hooks.must_deploy ~= nil and ctx.hooks.must_deploy(ctx, game, id) == true
+end
+
+local function placeable(ctx, game, side)
+    local out = {}
+    for _, id in ipairs(due(ctx, game, side)) do
+        if R.entry_allowed(ctx, game, id, game.prop(id, "arrive_at")) then out[#out + 1] = id end
+    end
+    return out
+end
+
+local function lost(game, id, why)
+    game.move(id, "box:eliminated")
+    game.set_prop(id, "arrive_turn", nil)
+    game.log(id .. " never arrives: " .. why)
+end
+
+local decide_placement
+
+-- Closes a side's placement: pieces that could not be placed (or must not wait) are lost.
+local function close_side(ctx, game, side, order)
+    for _, id in ipairs(due(ctx, game, side)) do
+        if not may_wait(ctx, side) then
+            lost(game, id, "it cannot be placed on arrival (13.4)")
+        elseif must_deploy(ctx, game, id) then
+            lost(game, id, "it cannot be placed on arrival and may not be held back")
+        end
+    end
+    local rest = {}
+    for i = 2, #order do rest[#rest + 1] = order[i] end
+    if #rest > 0 then return decide_placement(ctx, game, rest) end
+    if ctx.hooks.end_of_turn then ctx.hooks.end_of_turn(ctx, game) end
+    ctx.next_phase(game)
+end
+
+function decide_placement(ctx, game, order)
+    local side = order[1]
+    if #placeable(ctx, game, side) == 0 then return close_side(ctx, game, side, order) end
+    game.set_active(side)
+    game.decide { role = side, step = "reinforcements.place", rule = "13.2",
+                  prompt = "Place your reinforcements (13.2-13.3)" ..
+                      (may_wait(ctx, side) and ", or hold the rest back (13.4)" or ""),
+                  context = { order = order } }
+end
+
+R.phase = { steps = {} }
+
+function R.phase.begin(ctx, game)
+    cossacks(ctx, game)
+    -- 13.2: the side with the most Supply Trains per the Set Up Card deploys first
+    local first = supply.first_side(ctx, game)
+    decide_placement(ctx, game, { first, core.enemy(first) })
+end
+
+R.phase.steps["reinforcements.place"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        local forced = false
+        for _, id in ipairs(placeable(ctx, game, role)) do
+            local hex = game.prop(id, "arrive_at")
+            if must_deploy(ctx, game, id) then forced = true end
+            out[#out + 1] = { kind = "place", args = { id }, pieces = { id }, hexes = { hex },
+                              label = "Place " .. id .. " at " .. hex .. " (13.2)" }
+        end
+        if may_wait(ctx, role) and not forced then
+            out[#out + 1] = { kind = "done", args = {}, label = "Hold the other reinforcements back (13.4)" }
+        end
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        if action.kind == "place" then
+            local id = action.args[1]
+            local hex = game.prop(id, "arrive_at")
+            game.move(id, hex)
+            game.set_prop(id, "arrive_turn", nil)
+            game.log(id .. " arrives at " .. hex .. " (13.2)")
+            return decide_placement(ctx, game, d.context.order)
+        end
+        close_side(ctx, game, role, d.context.order)
+    end,
+}
+
+return R

@@ -1,0 +1,997 @@
+-- General Supply and Attrition (rule 6) and Active Supply (rule 7) of the Campaigns of the
+-- Napoleonic Wars, with 14.1's initial depots. See DESIGN.md for the state conventions.
+--
+-- EXPORTS for the other phases (movement 8, combat 10-11, reinforcements 13):
+--   supply.in_general_supply(ctx, game, hex, side)   6.1-6.2: can a stack of `side` at `hex`
+--                                                    trace a supply route? (no 6.6 exceptions)
+--   supply.stack_in_general_supply(ctx, game, hex, side)  the same, or a unit there is
+--                                                    supplied in place (hook, e.g. 1814's 14.13)
+--   supply.unit_in_general_supply(ctx, game, id)     6.6 per unit: deemed in supply, or traces
+--   supply.trains_at(game, hex, side)                face-down (or converted, face-up) Supply
+--                                                    Trains allocated at hex: genuine and dummy
+--                                                    piece ids, bottom to top
+--   supply.is_genuine(game, id)                      a genuine train (false for a dummy, 7.5)
+--   supply.use_train(game, id)                       8.1/8.2: a genuine train is removed from
+--                                                    the map; a dummy is revealed and removed
+--   supply.clear_trains(game, side)                  removes every train of side (or both) still
+--                                                    on the map (end of Rally and Movement, A-4)
+--   supply.depot_at(game, hex, side)                 the depot at hex (of side, or any), or nil
+--   supply.depots(game, side)                        ids of side's depots on the map
+--   supply.capture_depot(game, id)                   8.8: eliminate an enemy depot and reduce its
+--                                                    owner's Set Up Card trains by one
+--   supply.under_siege(game, hex)                    8.4 General Exception (digest A-6)
+--   supply.general / supply.active                   the two phase modules (begin, steps)
+--
+-- Per-game numbers come from ctx.params (supply_range, uss_region, neutral_city_region,
+-- trace_to_uss, forage_from_turn, dummy_trains, supply_tie_first); game-specific exceptions from
+-- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13).
+local core = require("cnw.core")
+
+local supply = {}
+
+-- The static map data the supply searches need, computed once while the rules load (a pure
+-- function of the module's map: not game state). MAP.nb[hex] = neighbours; MAP.city[hex];
+-- MAP.playable[hex]; MAP.unbridged[a.."|"..b] = a river without a bridge between a and b;
+-- MAP.cost[season][a.."|"..b] = hexes counted for a route stepping from a into b (nil: no way).
+local MAP = (function()
+    local m = { nb = {}, city = {}, playable = {}, unbridged = {}, cost = {}, territory = {} }
+    local fake = {}
+    for _, row in ipairs(defs.table("seasons").rows) do
+        if not fake[row[2]] then
+            local t = row[1]
+            fake[row[2]] = { turn = function() return t end }
+        end
+    end
+    for season in pairs(fake) do m.cost[season] = {} end
+    for _, h in ipairs(map.hexes()) do
+        m.nb[h] = map.neighbours(h)
+        m.city[h] = core.is_city(h)
+        m.playable[h] = core.playable(h)
+        for _, side in ipairs(core.SIDES) do
+            if core.friendly_territory(side, h) then m.territory[h] = side end
+        end
+    end
+    for h, ns in pairs(m.nb) do
+        for _, n in ipairs(ns) do
+            local key = h .. "|" .. n
+            local unbridged = core.river_between(h, n) and not core.bridged(h, n)
+            m.unbridged[key] = unbridged
+            if m.playable[h] and core.can_enter(h, n) and not unbridged then
+                for season, g in pairs(fake) do
+                    m.cost[season][key] = core.difficult(g, h, n) and 2 or 1
+                end
+            end
+        end
+    end
+    return m
+end)()
+
+local function friendly_territory(side, hex) return MAP.territory[hex] == side end
+
+-- ---- counters -------------------------------------------------------------------------------
+
+local function genuine_type(side) return side .. "_supply" end
+local function dummy_type(side) return side .. "_supply_dummy" end
+
+local function supply_side(game, id)
+    local t = game.piece(id).type
+    for _, s in ipairs(core.SIDES) do
+        if t == genuine_type(s) or t == dummy_type(s) then return s end
+    end
+    return nil
+end
+
+function supply.is_genuine(game, id)
+    local p = game.piece(id)
+    for _, s in ipairs(core.SIDES) do
+        if p.type == genuine_type(s) then return true end
+    end
+    return false
+end
+
+local function on_map(game, id)
+    local loc = game.piece(id).loc
+    return loc ~= nil and loc:sub(1, 4) ~= "box:"
+end
+
+function supply.depot_at(game, hex, side)
+    for _, id in ipairs(game.pieces_at(hex)) do
+        local p = game.piece(id)
+        if p.face == "depot" and supply.is_genuine(game, id) and (side == nil or p.owner == side) then
+            return id
+        end
+    end
+    return nil
+end
+
+function supply.depots(game, side)
+    local out = {}
+    for _, id in ipairs(game.pieces { type = genuine_type(side), face = "depot" }) do
+        if on_map(game, id) then out[#out + 1] = id end
+    end
+    return out
+end
+
+function supply.trains_at(game, hex, side)
+    local out = {}
+    for _, id in ipairs(game.pieces_at(hex)) do
+        local p = game.piece(id)
+        if p.owner == side and supply_side(game, id) == side and p.face == "train" then out[#out + 1] = id end
+    end
+    return out
+end
+
+local function genuine_trains_at(game, hex, side)
+    local out = {}
+    for _, id in ipairs(supply.trains_at(game, hex, side)) do
+        if supply.is_genuine(game, id) then out[#out + 1] = id end
+    end
+    return out
+end
+
+-- Back to the pool off the board, face "train", not hidden.
+local function to_pool(game, id)
+    game.remove(id)
+    game.set_hidden(id, false)
+    game.set_face(id, "train")
+end
+
+function supply.use_train(game, id)
+    if supply.is_genuine(game, id) then
+        game.log("A Supply Train of " .. game.piece(id).owner .. " is used at " .. tostring(game.piece(id).loc))
+    else
+        game.reveal(id)
+        game.log("The Supply Train at " .. tostring(game.piece(id).loc) .. " is a dummy (7.5)")
+    end
+    to_pool(game, id)
+end
+
+function supply.clear_trains(game, side)
+    for _, s in ipairs(core.SIDES) do
+        if side == nil or side == s then
+            for _, t in ipairs { genuine_type(s), dummy_type(s) } do
+                for _, id in ipairs(game.pieces { type = t, face = "train" }) do
+                    if on_map(game, id) then to_pool(game, id) end
+                end
+            end
+        end
+    end
+end
+
+-- A counter off the board of `type` for `side`; created when the scenario has none left.
+local function take_counter(game, type, side)
+    for _, id in ipairs(game.pieces { type = type }) do
+        if game.piece(id).loc == nil then return id end
+    end
+    return game.create(type, { owner = side })
+end
+
+local function dummies_left(ctx, game, side)
+    local free, total = 0, 0
+    for _, id in ipairs(game.pieces { type = dummy_type(side) }) do
+        total = total + 1
+        if game.piece(id).loc == nil then free = free + 1 end
+    end
+    return free + math.max(0, (ctx.params.dummy_trains or 2) - total)
+end
+
+-- Places a genuine train (hidden, on top) at hex.
+local function place_train(game, side, hex, face_up)
+    local id = take_counter(game, genuine_type(side), side)
+    game.set_face(id, "train")
+    game.move(id, hex)
+    game.set_hidden(id, not face_up)
+    return id
+end
+
+local function place_depot(game, side, hex, id)
+    id = id or take_counter(game, genuine_type(side), side)
+    game.set_face(id, "depot")
+    game.set_hidden(id, false)
+    game.move(id, hex, 1)
+    return id
+end
+
+function supply.capture_depot(game, id)
+    local side = game.piece(id).owner
+    game.log("The " .. side .. " depot at " .. tostring(game.piece(id).loc) .. " is eliminated (8.8)")
+    to_pool(game, id)
+    game.move(id, "box:eliminated")
+    local track = side .. "_depots_lost"
+    game.set_track(track, game.track(track) + 1)
+end
+
+-- ---- territory, sieges ----------------------------------------------------------------------
+
+-- 8.4 General Exception, digest A-6: a single friendly combat unit in a city, next to one hex
+-- holding at least two undisrupted enemy combat units. Commanders and depots are not counted.
+function supply.under_siege(game, hex)
+    if not core.is_city(hex) then return false end
+    local side = core.side_at(game, hex)
+    if not side then return false end
+    if #core.units_at(game, hex, side) ~= 1 then return false end
+    for _, n in ipairs(map.neighbours(hex)) do
+        if #core.undisrupted_units_at(game, n, core.enemy(side)) >= 2 then return true end
+    end
+    return false
+end
+
+local function in_neutral_city(ctx, hex)
+    local r = ctx.params.neutral_city_region
+    return r ~= nil and map.in_region(hex, r)
+end
+
+-- ---- the supply route (6.2) -------------------------------------------------------------------
+-- A "situation" is computed once per query: who occupies what, where the enemy cavalry stands.
+
+local function situation(ctx, game, side)
+    local enemy = core.enemy(side)
+    local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
+                  enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
+                  cost = MAP.cost[core.season(game)] }
+    for _, cat in ipairs { "unit", "commander" } do
+        for _, id in ipairs(game.pieces { category = cat }) do
+            local p = game.piece(id)
+            local hex = p.loc
+            if hex and hex:sub(1, 4) ~= "box:" then
+                if p.owner == side then
+                    if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
+                    sit.friendly[hex] = true
+                    if cat == "unit" then
+                        sit.friendly_combat[hex] = (sit.friendly_combat[hex] or 0) + 1
+                    else
+                        sit.friendly_cmd[hex] = true
+                    end
+                elseif p.owner == enemy then
+                    sit.enemy[hex] = true
+                    if cat == "unit" and p.face ~= "disrupted" then
+                        sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
+                        if game.stat(id, "type") == "cavalry" then sit.enemy_cav[hex] = true end
+                    end
+                end
+            end
+        end
+    end
+    return sit
+end
+
+local function is_city(sit, hex)
+    local v = sit.city[hex]
+    if v == nil then
+        v = MAP.city[hex] == true
+        sit.city[hex] = v
+    end
+    return v
+end
+
+-- 8.4 General Exception for a stack of sit.side (digest A-6).
+local function besieged(sit, hex)
+    if sit.friendly_combat[hex] ~= 1 or not is_city(sit, hex) then return false end
+    for _, n in ipairs(MAP.nb[hex]) do
+        if (sit.enemy_ready[n] or 0) >= 2 then return true end
+    end
+    return false
+end
+
+-- Is `hex` occupied by a friendly stack for 6.2 (a combat unit in a neutral city, 14.15)?
+local function friendly_held(ctx, sit, hex)
+    if in_neutral_city(ctx, hex) then return sit.friendly_combat[hex] == true end
+    return sit.friendly[hex] == true
+end
+
+-- 6.2 bullets 1 and 2 for a hex the route enters; `is_end` exempts the supplying city from the
+-- enemy-city bullet (it is reached, not passed through: RULINGS S-3).
+local route_hex_check
+local function route_hex_ok(ctx, game, sit, hex, is_end)
+    local key = is_end and hex .. "e" or hex
+    local v = sit.cache[key]
+    if v == nil then
+        v = route_hex_check(ctx, game, sit, hex, is_end)
+        sit.cache[key] = v
+    end
+    return v
+end
+
+function route_hex_check(ctx, game, sit, hex, is_end)
+    if sit.enemy[hex] then return false end
+    if not sit.friendly[hex] then
+        for _, n in ipairs(MAP.nb[hex]) do
+            if sit.enemy_cav[n] and not MAP.unbridged[hex .. "|" .. n] then
+                return false
+            end
+        end
+    end
+    if not is_end and is_city(sit, hex) and not friendly_territory(sit.side, hex) then
+        return friendly_held(ctx, sit, hex)
+    end
+    return true
+end
+
+-- Cost of the route stepping from a into b (6.2 bullets 3 and 4), nil when not allowed.
+local function step_cost(game, a, b, sit)
+    return sit.cost[a .. "|" .. b]
+end
+
+local function range_of(ctx, game)
+    return ctx.params.supply_range[core.season(game)]
+end
+
+-- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS.
+local function supply_goals(ctx, game, side)
+    local goals = {}
+    for _, id in ipairs(supply.depots(game, side)) do goals[game.piece(id).loc] = true end
+    if ctx.params.trace_to_uss ~= false then
+        for _, h in ipairs(map.region(ctx.params.uss_region[side])) do goals[h] = true end
+    end
+    return goals
+end
+
+-- Dijkstra over small integer costs (1 or 2 a hex, budgets of 3-5): a bucket queue.
+-- starts: sorted list of hexes at cost 0; expand(h, d) returns the list of {x, cost} reachable
+-- in one step; visit(h, d) is called once per settled hex and may return true to stop.
+local function dijkstra(starts, budget, expand, visit)
+    local dist, done, buckets = {}, {}, {}
+    for c = 0, budget do buckets[c] = {} end
+    for _, h in ipairs(starts) do
+        dist[h] = 0
+        buckets[0][#buckets[0] + 1] = h
+    end
+    for c = 0, budget do
+        local bucket = buckets[c]
+        local i = 1
+        while i <= #bucket do
+            local h = bucket[i]
+            i = i + 1
+            if not done[h] and dist[h] == c then
+                done[h] = true
+                if visit(h, c) then return dist, h end
+                for _, step in ipairs(expand(h, c)) do
+                    local x, nc = step[1], c + step[2]
+                    if nc <= budget and (dist[x] == nil or nc < dist[x]) then
+                        dist[x] = nc
+                        local b = buckets[nc]
+                        b[#b + 1] = x
+                    end
+                end
+            end
+        end
+    end
+    return dist, nil
+end
+
+-- Steps of a route that ENTERS h, listed backwards from h: the neighbours x with the cost of
+-- stepping x -> h (for searches run from the supply source towards the unit).
+local function steps_into(ctx, game, sit, h, is_end)
+    local out = {}
+    if not route_hex_ok(ctx, game, sit, h, is_end) then return out end
+    for _, x in ipairs(MAP.nb[h]) do
+        local c = step_cost(game, x, h, sit)
+        if c then out[#out + 1] = { x, c } end
+    end
+    return out
+end
+
+-- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
+-- Searched backwards from every supply source at once.
+local function supply_field(ctx, game, side, sit)
+    sit = sit or situation(ctx, game, side)
+    local goals = supply_goals(ctx, game, side)
+    local out, starts = {}, {}
+    for h in pairs(goals) do
+        if MAP.playable[h] then starts[#starts + 1] = h end
+    end
+    table.sort(starts)
+    dijkstra(starts, range_of(ctx, game),
+        function(h) return steps_into(ctx, game, sit, h, goals[h] == true) end,
+        function(h) out[h] = true end)
+    return out
+end
+supply._field = supply_field
+supply._situation = situation
+
+function supply.in_general_supply(ctx, game, hex, side)
+    return supply_field(ctx, game, side)[hex] == true
+end
+
+local function supplied_in_place(ctx, game, id)
+    return ctx.hooks.supplied_in_place ~= nil and ctx.hooks.supplied_in_place(ctx, game, id) == true
+end
+
+-- 6.6: units deemed in general supply (ignored for 6.4 and 7.6).
+local function deemed(ctx, game, id)
+    if core.is_commander(game, id) or core.is_cossack(game, id) then return true end
+    if supplied_in_place(ctx, game, id) then return true end
+    return ctx.hooks.deemed_in_general_supply ~= nil and ctx.hooks.deemed_in_general_supply(ctx, game, id) == true
+end
+supply.deemed_in_general_supply = deemed
+
+-- A stack traces supply (7.3, 7.6 (a), 8.1): a route, or a unit supplied in place (14.13).
+local function stack_supplied(ctx, game, hex, side, fieldset)
+    if fieldset[hex] then return true end
+    for _, id in ipairs(core.units_at(game, hex, side)) do
+        if supplied_in_place(ctx, game, id) then return true end
+    end
+    return false
+end
+
+function supply.stack_in_general_supply(ctx, game, hex, side)
+    return stack_supplied(ctx, game, hex, side, supply_field(ctx, game, side))
+end
+
+function supply.unit_in_general_supply(ctx, game, id)
+    if deemed(ctx, game, id) then return true end
+    local loc = game.piece(id).loc
+    if not loc or loc:sub(1, 4) == "box:" then return false end
+    return supply.in_general_supply(ctx, game, loc, game.piece(id).owner)
+end
+
+-- ---- depot chains (7.8) -----------------------------------------------------------------------
+
+-- 7.8: every hex a route of at most `range` from one of `sources` (USS or linked depots) can
+-- reach; the source hex does not count, the hex reached does. 6.2 bullets 1-3 apply to the
+-- hexes entered; the hex reached may be an unfriendly city (the depot site's own conditions are
+-- those of 7.7), the hexes passed through may not unless held.
+local function link_field(ctx, game, sit, sources, range)
+    local starts = {}
+    for h in pairs(sources) do
+        if MAP.playable[h] then starts[#starts + 1] = h end
+    end
+    table.sort(starts)
+    return (dijkstra(starts, range, function(h)
+        local out = {}
+        if not sources[h] and not route_hex_ok(ctx, game, sit, h, false) then return out end
+        for _, x in ipairs(MAP.nb[h]) do
+            if route_hex_ok(ctx, game, sit, x, true) then
+                local c = step_cost(game, h, x, sit)
+                if c then out[#out + 1] = { x, c } end
+            end
+        end
+        return out
+    end, function() end))
+end
+
+-- The chain of 7.8: the USS hexes and every depot linked to them (extra: more depot hexes to
+-- count, such as depots about to be established). Returns the linked set and the field of hexes
+-- within reach of it, where a new depot may be linked.
+local function chain(ctx, game, side, sit, extra)
+    local range = range_of(ctx, game)
+    local linked, reach = {}, {}
+    local fresh = {}
+    for _, h in ipairs(map.region(ctx.params.uss_region[side])) do
+        linked[h] = true
+        fresh[h] = true
+    end
+    local pending = {}
+    for _, id in ipairs(supply.depots(game, side)) do pending[game.piece(id).loc] = true end
+    for h in pairs(extra or {}) do pending[h] = true end
+    while next(fresh) do
+        -- the field of the newly linked sources only, merged into what is already in reach
+        for h, c in pairs(link_field(ctx, game, sit, fresh, range)) do
+            if reach[h] == nil or c < reach[h] then reach[h] = c end
+        end
+        fresh = {}
+        for h in pairs(pending) do
+            if reach[h] then
+                linked[h] = true
+                fresh[h] = true
+                pending[h] = nil
+            end
+        end
+    end
+    return linked, reach
+end
+
+-- Friendly depot hexes, memoized in the situation.
+local function depot_hexes(game, sit)
+    if not sit.depot_hexes then
+        sit.depot_hexes = {}
+        for _, id in ipairs(supply.depots(game, sit.side)) do sit.depot_hexes[game.piece(id).loc] = true end
+    end
+    return sit.depot_hexes
+end
+
+-- 7.7: may `side` establish a depot at hex (chain aside)? friendly city, or unfriendly city held
+-- by a friendly stack (a friendly combat unit in a neutral city, 14.15); never under siege, never
+-- on an enemy stack, never where a friendly depot already stands.
+local function depot_site(ctx, game, side, hex, sit)
+    if not is_city(sit, hex) or sit.enemy[hex] then return false end
+    if depot_hexes(game, sit)[hex] then return false end
+    if besieged(sit, hex) then return false end
+    if friendly_territory(side, hex) then return true end
+    return friendly_held(ctx, sit, hex)
+end
+
+-- Cities a new depot of sit.side could be linked to (7.8): the linked set and its reach.
+local function candidate_sites(ctx, game, side, sit, linked, reach, friendly_only)
+    local out = {}
+    local seen = {}
+    for _, t in ipairs { linked, reach } do
+        for h in pairs(t) do
+            if not seen[h] then
+                seen[h] = true
+                if MAP.playable[h] and depot_site(ctx, game, side, h, sit)
+                    and (not friendly_only or friendly_territory(side, h)) then
+                    out[#out + 1] = h
+                end
+            end
+        end
+    end
+    table.sort(out)
+    return out
+end
+
+-- ---- General Supply and Attrition (6) ---------------------------------------------------------
+
+-- 6.4 for one unit found out of supply.
+local function attrition(ctx, game, id)
+    if not core.disrupted(game, id) then
+        game.set_face(id, "disrupted")
+        game.log(id .. " is disrupted: out of supply (6.4)")
+        return
+    end
+    local class, season = core.class(game, id), core.season(game)
+    for _, row in ipairs(defs.table("supply_attrition").rows) do
+        if row[1] == class and row[2] == season then
+            if row[3] == "eliminated" then core.eliminate(game, id, "out of supply when already disrupted, 6.4") end
+            return
+        end
+    end
+end
+
+supply.general = { steps = {} }
+
+function supply.general.begin(ctx, game)
+    local out = {}   -- unit id -> true: out of supply (6.5: every status first, then 6.4)
+    -- 6.1-6.2
+    for _, side in ipairs(core.SIDES) do
+        local f = supply_field(ctx, game, side)
+        for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
+            local loc = game.piece(id).loc
+            if loc and loc:sub(1, 4) ~= "box:" and not f[loc] then out[id] = true end
+        end
+    end
+    -- 6.3: one die per stack under a forage marker
+    local rolled = {}
+    for _, m in ipairs(game.pieces { type = "forage" }) do
+        if on_map(game, m) then
+            local side = game.prop(m, "side")
+            local hex
+            for _, u in ipairs(game.prop(m, "units") or {}) do
+                local p = game.piece(u)
+                if p and p.loc and p.loc:sub(1, 4) ~= "box:" then hex = p.loc; break end
+            end
+            if hex and side and not rolled[hex .. side] then
+                rolled[hex .. side] = true
+                local units = core.units_at(game, hex, side)
+                local score = game.roll(1, 6, "6.3 forage: " .. side .. " stack at " .. hex .. " (" .. #units .. " combat units)")
+                if score <= #units then
+                    game.log("The " .. side .. " stack at " .. hex .. " fails to forage (6.3): out of supply")
+                    for _, id in ipairs(units) do out[id] = true end
+                else
+                    game.log("The " .. side .. " stack at " .. hex .. " forages successfully (6.3)")
+                end
+            end
+            game.remove(m)
+        end
+    end
+    -- 6.4 with the 6.6 exceptions, all at once (6.5)
+    local ids = {}
+    for id in pairs(out) do ids[#ids + 1] = id end
+    table.sort(ids)
+    for _, id in ipairs(ids) do
+        if not deemed(ctx, game, id) then attrition(ctx, game, id) end
+    end
+    ctx.next_phase(game)
+end
+
+-- ---- Active Supply (7) ------------------------------------------------------------------------
+
+local function card_row(game, name)
+    local v = game.var(name)
+    if type(v) ~= "string" then return nil end
+    local out = {}
+    for n in v:gmatch("%-?%d+") do out[#out + 1] = tonumber(n) end
+    return out
+end
+
+-- Supply Trains per the Set Up Card for this Turn (7.4, 8.2, 13.2: "irrespective of any
+-- adjustment"), or the track when the scenario has no schedule.
+function supply.card_trains(game, side)
+    local row = card_row(game, "supply_trains_" .. side)
+    if row and row[game.turn()] then return row[game.turn()] end
+    return game.track(side .. "_supply_trains")
+end
+
+-- 7.4 / 8.2 / 13.2: the side with the most Supply Trains per the Set Up Card (ties: param).
+function supply.first_side(ctx, game)
+    local f, c = supply.card_trains(game, "french"), supply.card_trains(game, "coalition")
+    local sides = ctx.params.sides or core.SIDES
+    if f == c then return ctx.params.supply_tie_first or sides[1] end
+    return f > c and "french" or "coalition"
+end
+
+local function var(game, name, value)
+    if value == nil then return game.var(name) end
+    game.set_var(name, value)
+end
+
+-- Hexes where `side` may allocate a genuine train now: 7.3 stacks (a commander and a combat unit
+-- that traces supply) and 7.7 depot sites with a plausible chain (existing depots plus cities
+-- already holding one of side's trains). Returns {hex = "stack" | "depot" | "both"}.
+local function allocation_targets(ctx, game, side)
+    local sit = situation(ctx, game, side)
+    local fieldset = supply_field(ctx, game, side, sit)
+    local out = {}
+    for hex in pairs(sit.friendly_cmd) do
+        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset) then
+            out[hex] = "stack"
+        end
+    end
+    local extra = {}
+    for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
+        local loc = game.piece(id).loc
+        if loc and loc:sub(1, 4) ~= "box:" and is_city(sit, loc) then extra[loc] = true end
+    end
+    local linked, reach = chain(ctx, game, side, sit, extra)
+    for _, hex in ipairs(candidate_sites(ctx, game, side, sit, linked, reach, false)) do
+        out[hex] = out[hex] and "both" or "depot"
+    end
+    return out
+end
+
+local function sorted_keys(t)
+    local out = {}
+    for k in pairs(t) do out[#out + 1] = k end
+    table.sort(out)
+    return out
+end
+
+local function alloc_var(side) return "supply_alloc_" .. side end
+
+local function allocate_prompt(game, side)
+    return "Allocate a Supply Train to a stack with a commander in general supply, or to a city "
+        .. "for a depot, or pass and discard one (7.4); " .. game.var(alloc_var(side)) .. " left"
+end
+
+local function decide_allocation(ctx, game)
+    local side = core.alt_current(game, "supply")
+    game.set_active(side)
+    game.decide { role = side, step = "supply.allocate", rule = "7.4", prompt = allocate_prompt(game, side) }
+end
+
+local function end_allocation(ctx, game)
+    supply.place_forage(ctx, game)
+    local first = var(game, "supply_first")
+    game.set_active(first)
+    game.decide { role = first, step = "supply.depot", rule = "7.7",
+                  prompt = "Establish new depots with your Supply Trains on cities (7.7-7.8), then done",
+                  context = { side = first } }
+end
+
+local function start_allocation(ctx, game)
+    local first = var(game, "supply_first")
+    core.alt_start(game, "supply", first)
+    for _, s in ipairs(core.SIDES) do
+        if game.var(alloc_var(s)) <= 0 then core.alt_finish(game, "supply", s) end
+    end
+    if core.alt_is_done(game, "supply", first) then
+        if core.alt_next(game, "supply") == nil then return end_allocation(ctx, game) end
+    end
+    decide_allocation(ctx, game)
+end
+
+-- 7.2: trains to allocate = Set Up Card figure (track) - depots on the board (- the converted
+-- one, which is one of them: digest A-3). A negative figure removes depots, opponent's choice.
+local function count_allocation(ctx, game, side)
+    local base = game.track(side .. "_supply_trains")
+    local depots = #supply.depots(game, side)
+    local converted = game.var("supply_converted_" .. side) and 1 or 0
+    return base - depots - converted
+end
+
+local function next_removal_or_allocation(ctx, game)
+    for _, side in ipairs { var(game, "supply_first"), core.enemy(var(game, "supply_first")) } do
+        local n = count_allocation(ctx, game, side)
+        if n < 0 then
+            if #supply.depots(game, side) > 0 then
+                local enemy = core.enemy(side)
+                game.set_active(enemy)
+                return game.decide { role = enemy, step = "supply.remove_depot", rule = "7.2",
+                    prompt = "The " .. side .. " Supply Trains are " .. -n .. " short: choose a "
+                        .. side .. " depot to remove from the board (7.2 play note)",
+                    context = { side = side } }
+            end
+            -- only the converted train is left to give back
+            for _, hex in ipairs(game.occupied()) do
+                for _, id in ipairs(genuine_trains_at(game, hex, side)) do
+                    if not game.piece(id).hidden then to_pool(game, id) end
+                end
+            end
+            game.set_var("supply_converted_" .. side, false)
+        end
+    end
+    for _, side in ipairs(core.SIDES) do
+        game.set_var(alloc_var(side), math.max(0, count_allocation(ctx, game, side)))
+        game.log(side .. " allocates " .. game.var(alloc_var(side)) .. " Supply Trains this Turn (7.2)")
+    end
+    start_allocation(ctx, game)
+end
+
+-- 7.1: a friendly depot on a hex held by a friendly stack.
+local function convertible(game, side)
+    local out = {}
+    for _, id in ipairs(supply.depots(game, side)) do
+        if core.side_at(game, game.piece(id).loc) == side then out[#out + 1] = id end
+    end
+    return out
+end
+
+local function decide_conversion(ctx, game, side)
+    game.set_active(side)
+    game.decide { role = side, step = "supply.convert", rule = "7.1",
+                  prompt = "Convert one depot on a hex held by a friendly stack into a Supply Train, or keep them (7.1)",
+                  context = { side = side } }
+end
+
+local function after_conversion(ctx, game, side)
+    local first = var(game, "supply_first")
+    if side == first then
+        local other = core.enemy(first)
+        if #convertible(game, other) > 0 then return decide_conversion(ctx, game, other) end
+    end
+    next_removal_or_allocation(ctx, game)
+end
+
+supply.active = { steps = {} }
+
+function supply.active.begin(ctx, game)
+    supply.clear_trains(game)   -- nothing allocated survives from an earlier Turn
+    local first = supply.first_side(ctx, game)
+    game.set_var("supply_first", first)
+    for _, s in ipairs(core.SIDES) do game.set_var("supply_converted_" .. s, false) end
+    if #convertible(game, first) > 0 then return decide_conversion(ctx, game, first) end
+    after_conversion(ctx, game, first)
+end
+
+local steps = supply.active.steps
+
+steps["supply.convert"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, id in ipairs(convertible(game, role)) do
+            local hex = game.piece(id).loc
+            out[#out + 1] = { kind = "convert", args = { hex }, hexes = { hex }, pieces = { id },
+                              label = "Convert the depot at " .. hex .. " into a Supply Train (7.1)" }
+        end
+        out[#out + 1] = { kind = "pass", args = {}, label = "Convert no depot" }
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        if action.kind == "convert" then
+            local hex = action.args[1]
+            local id = supply.depot_at(game, hex, role)
+            game.set_face(id, "train")
+            game.move(id, hex)   -- on top of the stack, face up
+            game.set_var("supply_converted_" .. role, true)
+            game.log(role .. " converts the depot at " .. hex .. " into a Supply Train (7.1)")
+        end
+        after_conversion(ctx, game, role)
+    end,
+}
+
+steps["supply.remove_depot"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, id in ipairs(supply.depots(game, d.context.side)) do
+            local hex = game.piece(id).loc
+            out[#out + 1] = { kind = "remove", args = { hex }, hexes = { hex }, pieces = { id },
+                              label = "Remove the " .. d.context.side .. " depot at " .. hex .. " (7.2)" }
+        end
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        local id = supply.depot_at(game, action.args[1], d.context.side)
+        game.log("The " .. d.context.side .. " depot at " .. action.args[1] .. " is removed from the board (7.2)")
+        to_pool(game, id)
+        next_removal_or_allocation(ctx, game)
+    end,
+}
+
+steps["supply.allocate"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        local targets = allocation_targets(ctx, game, role)
+        for _, hex in ipairs(sorted_keys(targets)) do
+            local what = targets[hex]
+            local label = what == "stack" and "to the stack (rally or move, 7.3)"
+                or what == "depot" and "to the city, for a depot (7.7)"
+                or "to the stack or for a depot (7.3, 7.7)"
+            out[#out + 1] = { kind = "allocate", args = { hex }, hexes = { hex },
+                              label = "Allocate a Supply Train at " .. hex .. " " .. label }
+        end
+        if dummies_left(ctx, game, role) > 0 then
+            for _, hex in ipairs(game.occupied()) do
+                if core.side_at(game, hex) == role then
+                    out[#out + 1] = { kind = "dummy", args = { hex }, hexes = { hex },
+                                      label = "Place a dummy Supply Train on the stack at " .. hex .. " (7.5)" }
+                end
+            end
+        end
+        out[#out + 1] = { kind = "pass", args = {}, label = "Pass: discard one genuine Supply Train (7.4)" }
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        if action.kind == "dummy" then
+            local id = take_counter(game, dummy_type(role), role)
+            game.move(id, action.args[1])
+            game.set_hidden(id, true)
+            game.log(role .. " places a Supply Train at " .. action.args[1], role)
+            game.log(role .. " places a Supply Train counter at " .. action.args[1])
+            return decide_allocation(ctx, game)   -- a dummy is not the player's allocation (A-4)
+        end
+        if action.kind == "allocate" then
+            place_train(game, role, action.args[1], false)
+            game.log(role .. " allocates a Supply Train at " .. action.args[1] .. " (7.4)")
+        else
+            game.log(role .. " passes and discards a Supply Train (7.4)")
+        end
+        game.set_var(alloc_var(role), game.var(alloc_var(role)) - 1)
+        if game.var(alloc_var(role)) <= 0 then core.alt_finish(game, "supply", role) end
+        if core.alt_next(game, "supply") == nil then return end_allocation(ctx, game) end
+        decide_allocation(ctx, game)
+    end,
+}
+
+-- 7.6 forage markers (from the Turn given by params.forage_from_turn).
+local function forage_ignored(ctx, game, hex, side)
+    for _, id in ipairs(core.units_at(game, hex, side)) do
+        if not deemed(ctx, game, id) then return false end
+    end
+    return true
+end
+
+function supply.place_forage(ctx, game)
+    if game.turn() < (ctx.params.forage_from_turn or 1) then return end
+    local marks = {}
+    for _, side in ipairs(core.SIDES) do
+        local fieldset = supply_field(ctx, game, side)
+        local stacks, counts = {}, {}
+        for _, hex in ipairs(game.occupied()) do
+            if #core.units_at(game, hex, side) > 0 and not forage_ignored(ctx, game, hex, side) then
+                stacks[hex] = true
+                -- 7.6 note: a stack in a city with a depot not under siege is ignored for (b)
+                counts[hex] = not (supply.depot_at(game, hex, side) and not supply.under_siege(game, hex))
+            end
+        end
+        for _, hex in ipairs(sorted_keys(stacks)) do
+            if #genuine_trains_at(game, hex, side) == 0 then
+                local a = not friendly_territory(side, hex) and not stack_supplied(ctx, game, hex, side, fieldset)
+                local b = false
+                if counts[hex] then
+                    local n = 0
+                    for _, x in ipairs(MAP.nb[hex]) do
+                        if stacks[x] and counts[x] then n = n + 1 end
+                    end
+                    b = n >= 2
+                end
+                if a or b then marks[#marks + 1] = { hex = hex, side = side, why = a and "(a)" or "(b)" } end
+            end
+        end
+    end
+    for _, m in ipairs(marks) do
+        local units = core.units_at(game, m.hex, m.side)
+        local id = take_counter(game, "forage", nil)
+        game.move(id, m.hex)
+        game.set_prop(id, "side", m.side)
+        game.set_prop(id, "units", units)
+        for _, u in ipairs(units) do game.set_prop(u, "forage", true) end
+        game.log("Forage marker on the " .. m.side .. " stack at " .. m.hex .. " (7.6 " .. m.why .. ")")
+    end
+end
+
+-- 7.7-7.8: the sites where `side` may establish a depot now with a genuine train there.
+local function establishable(ctx, game, side)
+    local sit = situation(ctx, game, side)
+    local out = {}
+    local seen = {}
+    local linked, reach
+    for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
+        local hex = game.piece(id).loc
+        if hex and hex:sub(1, 4) ~= "box:" and not seen[hex] then
+            seen[hex] = true
+            if depot_site(ctx, game, side, hex, sit) then
+                if not linked then linked, reach = chain(ctx, game, side, sit) end
+                if linked[hex] or reach[hex] then out[#out + 1] = hex end
+            end
+        end
+    end
+    table.sort(out)
+    return out
+end
+
+steps["supply.depot"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, hex in ipairs(establishable(ctx, game, role)) do
+            out[#out + 1] = { kind = "depot", args = { hex }, hexes = { hex },
+                              label = "Establish a depot at " .. hex .. " (7.7)" }
+        end
+        out[#out + 1] = { kind = "done", args = {}, label = "Establish no more depots" }
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        if action.kind == "depot" then
+            local hex = action.args[1]
+            local id = genuine_trains_at(game, hex, role)[1]
+            place_depot(game, role, hex, id)
+            game.log(role .. " establishes a depot at " .. hex .. " (7.7)")
+            return game.decide { role = role, step = "supply.depot", rule = "7.7", prompt = d.prompt, context = d.context }
+        end
+        -- trains left on a hex without a friendly stack served only for a depot: removed
+        for _, hex in ipairs(game.occupied()) do
+            if core.side_at(game, hex) ~= role then
+                for _, id in ipairs(supply.trains_at(game, hex, role)) do to_pool(game, id) end
+            end
+        end
+        local first = var(game, "supply_first")
+        if role == first then
+            local other = core.enemy(first)
+            game.set_active(other)
+            return game.decide { role = other, step = "supply.depot", rule = "7.7", prompt = d.prompt, context = { side = other } }
+        end
+        ctx.next_phase(game)
+    end,
+}
+
+-- ---- 14.1: depots deployed with the set-up ------------------------------------------------------
+-- supply.setup_depots(ctx, game, order, done_var): each side of `order` in turn may deploy
+-- depots on friendly cities linked to its USS (7.7-7.8), up to its Turn-1 Supply Trains. When
+-- both are done, var done_var is set and ctx.phases.start.begin is called again.
+
+local function setup_sites(ctx, game, side)
+    local sit = situation(ctx, game, side)
+    if #supply.depots(game, side) >= game.track(side .. "_supply_trains") then return {} end
+    local linked, reach = chain(ctx, game, side, sit)
+    return candidate_sites(ctx, game, side, sit, linked, reach, true)
+end
+
+function supply.setup_depots(ctx, game, order, done_var)
+    game.set_active(order[1])
+    game.decide { role = order[1], step = "supply.setup_depot", rule = "14.1",
+                  prompt = "Deploy Supply Trains as depots on friendly cities linked to your supply sources (14.1, 7.7-7.8), then done",
+                  context = { order = order, done_var = done_var } }
+end
+
+steps["supply.setup_depot"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, hex in ipairs(setup_sites(ctx, game, role)) do
+            out[#out + 1] = { kind = "depot", args = { hex }, hexes = { hex },
+                              label = "Deploy a depot at " .. hex .. " (14.1)" }
+        end
+        out[#out + 1] = { kind = "done", args = {}, label = "Deploy no more depots" }
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        if action.kind == "depot" then
+            place_depot(game, role, action.args[1])
+            game.log(role .. " deploys a depot at " .. action.args[1] .. " (14.1)")
+            return game.decide { role = role, step = d.step, rule = d.rule, prompt = d.prompt, context = d.context }
+        end
+        local order = d.context.order
+        if role == order[1] and order[2] then
+            game.set_active(order[2])
+            return game.decide { role = order[2], step = d.step, rule = d.rule, prompt = d.prompt,
+                                 context = { order = { order[2] }, done_var = d.context.done_var } }
+        end
+        game.set_var(d.context.done_var, true)
+        ctx.phases.start.begin(ctx, game)
+    end,
+}
+
+return supply
