@@ -1,28 +1,27 @@
-# Runs the scripted GUI session under Xvfb, then checks the screenshots it wrote.
+# Runs a scripted GUI session under Xvfb, then checks the screenshots it wrote.
+# -DXVFB_RUN= -DVEDETTE= -DCHECK= -DOUT=<screenshot folder> -DARGS=<vedette arguments, ;-list>
+# -DCHECKS=<kind;file;kind;file...> (files relative to OUT)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(ENV{VEDETTE_DATA_DIR} ${OUT}/data)
 execute_process(
-  COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24"
-          ${VEDETTE} ${SOURCE_DIR}/tests/fixtures/fixture_module --scenario basic --seed 7
-          --size 1600x1000 --script ${SOURCE_DIR}/tests/gui/full_turn.txt
+  COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${VEDETTE} ${ARGS} --size 1600x1000
   WORKING_DIRECTORY ${OUT}
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "vedette --script failed with ${rc}")
+  message(FATAL_ERROR "vedette ${ARGS} failed with ${rc}")
 endif()
-execute_process(
-  COMMAND ${CHECK}
-    game ${OUT}/01_start.png
-    game ${OUT}/02_selected.png
-    game ${OUT}/03_moved.png
-    game ${OUT}/04_combat.png
-    handover ${OUT}/05_handover.png
-    game ${OUT}/06_defend.png
-    game ${OUT}/07_turn_done.png
-    game ${OUT}/08_replay_end.png
-    game ${OUT}/09_replay_back.png
-  RESULT_VARIABLE rc)
+set(check_args)
+set(kind "")
+foreach(item IN LISTS CHECKS)
+  if(kind STREQUAL "")
+    set(kind ${item})
+  else()
+    list(APPEND check_args ${kind} ${OUT}/${item})
+    set(kind "")
+  endif()
+endforeach()
+execute_process(COMMAND ${CHECK} ${check_args} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "screenshot check failed")
 endif()

@@ -1284,6 +1284,40 @@ void App::run_script_step() {
         ++script_pos_;
         return;
     }
+    if (c.verb == "advance-to") {
+        // advance-to TURN PHASE KIND...: until the game is at TURN/PHASE with a human to decide,
+        // take (one per frame) the first legal action of the first listed kind that has one,
+        // letting the AI play its turns in between. At most 5000 frames.
+        if (!session_) return (void)(++script_pos_, script_error(c, "no game"));
+        const int turn = std::atoi(c.args.empty() ? "0" : c.args[0].c_str());
+        const std::string phase = c.args.size() > 1 ? c.args[1] : "";
+        const std::string d = session_->decider();
+        const bool ai_busy = ai_job_.valid() || (!d.empty() && controller_[d] == "ai" && ai_error_.empty());
+        const bool there = (view_.turn > turn || (view_.turn == turn && view_.phase == phase)) && !ai_busy;
+        if (there || session_->over() || ++script_ai_wait_ > 5000) {
+            if (!there) script_error(c, session_->over() ? "the game ended first" : "not reached");
+            script_ai_wait_ = 0;
+            ++script_pos_;
+            return;
+        }
+        if (ai_busy) return;
+        if (!handover_to_.empty()) {
+            viewer_ = handover_to_;
+            handover_to_.clear();
+            refresh();
+            return;
+        }
+        for (size_t k = 2; k < c.args.size(); ++k)
+            for (const auto& a : actions_)
+                if (a.kind == c.args[k]) {
+                    apply_action(d, a.text());
+                    return;
+                }
+        script_ai_wait_ = 0;
+        ++script_pos_;
+        script_error(c, "no action of the listed kinds at turn " + std::to_string(view_.turn) + " " + view_.phase);
+        return;
+    }
     ++script_pos_;
     const auto arg = [&](size_t i) { return i < c.args.size() ? c.args[i] : std::string(); };
     if (c.verb == "wait") script_wait_ = std::max(0, std::atoi(arg(0).c_str()));
