@@ -5,6 +5,8 @@ local game_rules = require("cnw.game")
 local movement = require("cnw.movement")       -- 8
 local commanders = require("cnw.commanders")   -- 12
 local combat = require("cnw.combat")
+local supply = require("cnw.supply")
+local reinforcements = require("cnw.reinforcements")
 
 local params = {
     game = "1814",
@@ -27,6 +29,22 @@ local params = {
     -- 11.5 footnote, digest A-11: a supporting stack's -1 "into a fortified city without
     -- artillery" is judged for the attack as a whole, as in the book's worked example.
     support_fort_artillery_scope = "attack",
+    -- 6.1 / 1.1: Ultimate Supply Sources (map regions); 1814 traces general supply to them too
+    -- (digest A-1: 1813 traces to depots only).
+    uss_region = { french = "uss_french", coalition = "uss_coalition" },
+    trace_to_uss = true,
+    -- 14.15: Geneva is unfriendly to both; a friendly combat unit must hold it for a depot or
+    -- for supply routes to pass.
+    neutral_city_region = "geneva",
+    -- 7.6: forage markers from Turn 2 (1813: Turn 1). 7.5: two dummy trains per side.
+    forage_from_turn = 2,
+    dummy_trains = 2,
+    -- 7.4, 8.2, 13.2: equal Set Up Card Supply Trains: the French begin (digest A-2).
+    supply_tie_first = "french",
+    -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
+    cossacks_from_turn = 4,
+    reinforcements_river_exception = true,
+    reinforcements_may_wait = { coalition = true },
     phase_rules = {
         start = "start of Turn: Random Event Cards (16.1), 14.9, 14.10",
         general_supply = "General Supply and Attrition (6)",
@@ -104,9 +122,64 @@ function hooks.unit_may_move(ctx, game, id) return not ctx.core.is_garrison(game
 
 hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles were never held together (14.4)"
 
+-- 6.6 (besides commanders and Cossacks): garrisons, French units on 4329 and 4428, Murat's
+-- Neapolitans in the Kingdom of Italy are deemed in General Supply (ignored for 6.4 and 7.6).
+function hooks.deemed_in_general_supply(ctx, game, id)
+    local core, p = ctx.core, game.piece(id)
+    if not core.is_unit(game, id) then return false end
+    if core.is_garrison(game, id) then return true end
+    if p.owner == "french" and (p.loc == "4329" or p.loc == "4428") then return true end
+    return game.stat(id, "nation") == "naples" and p.loc ~= nil and map.exists(p.loc)
+        and map.in_region(p.loc, "kingdom_of_italy")
+end
+
+-- 14.13 (and 6.6): British units in Vliessingen are in supply from the sea.
+local VLIESSINGEN = "5214"
+function hooks.supplied_in_place(ctx, game, id)
+    return game.piece(id).loc == VLIESSINGEN and game.stat(id, "nation") == "britain"
+end
+
+-- 14.13: the B.A.C. enters at Vliessingen in any Turn the city holds no enemy unit (13.3's
+-- adjacency clause does not apply to it: RULINGS S-14).
+function hooks.entry_ignores_adjacency(ctx, game, id)
+    return game.prop(id, "arrive_repeat") == true and game.prop(id, "arrive_at") == VLIESSINGEN
+end
+
+-- 14.11: Murat's Neapolitans may not stack with other Coalition units and may not be held back.
+local function neapolitan(game, id)
+    return id == "murat" or game.stat(id, "nation") == "naples"
+end
+function hooks.reinforcement_entry(ctx, game, id, hex)
+    if not neapolitan(game, id) then return nil end
+    for _, other in ipairs(ctx.core.force_at(game, hex, "coalition")) do
+        if not neapolitan(game, other) then return false end
+    end
+    return nil
+end
+function hooks.must_deploy(ctx, game, id) return neapolitan(game, id) end
+
+-- 14.12: Bernadotte or a Swedish unit west of the Rhine at the end of a Turn shortens the game.
+function hooks.end_of_turn(ctx, game)
+    if game.var("bernadotte_crossed") then return end
+    for _, id in ipairs(game.pieces { owner = "coalition" }) do
+        local p = game.piece(id)
+        if (id == "bernadotte" or game.stat(id, "nation") == "sweden") and p.loc and map.exists(p.loc)
+            and not map.in_region(p.loc, "east_of_rhine") then
+            game.set_var("bernadotte_crossed", true)
+            game.set_var("game_length", 10)
+            game.log(id .. " has crossed the Rhine: the game lasts 10 Turns (14.12)")
+            return
+        end
+    end
+end
+
 local phases = {}
 phases.movement = movement                         -- 8
 phases.commanders = commanders                     -- 12
+phases.start = reinforcements.start                -- 14.1 depots, Set Up Card schedule
+phases.general_supply = supply.general             -- 6
+phases.active_supply = supply.active               -- 7
+phases.reinforcements = reinforcements.phase       -- 13
 phases.combat_commands = combat.combat_commands   -- 9
 phases.combat = combat.combat                     -- 10-11
 
