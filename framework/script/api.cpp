@@ -1107,7 +1107,7 @@ std::string refusal_reason(lua_State* L, int idx) {
 
 void open_api(lua_State* L) {
     luaL_newmetatable(L, kRefusalMeta);
-    lua_pushcfunction(L, refusal_tostring);
+    lua_pushcfunction(L, guarded<refusal_tostring>);
     lua_setfield(L, -2, "__tostring");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");

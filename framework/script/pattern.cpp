@@ -495,7 +495,7 @@ int str_gmatch(lua_State* L) {
     gm->src = s + init;
     gm->p = p;
     gm->lastmatch = nullptr;
-    lua_pushcclosure(L, gmatch_aux, 3);
+    lua_pushcclosure(L, guarded<gmatch_aux>, 3);
     return 1;
 }
 
@@ -603,10 +603,10 @@ int str_gsub(lua_State* L) {
 }  // namespace
 
 void install_pattern_guards(lua_State* L, int string_table) {
-    const luaL_Reg fns[] = {{"find", str_find},
-                            {"match", str_match},
-                            {"gmatch", str_gmatch},
-                            {"gsub", str_gsub},
+    const luaL_Reg fns[] = {{"find", guarded<str_find>},
+                            {"match", guarded<str_match>},
+                            {"gmatch", guarded<str_gmatch>},
+                            {"gsub", guarded<str_gsub>},
                             {nullptr, nullptr}};
     for (const luaL_Reg* f = fns; f->name; ++f) {
         lua_pushcfunction(L, f->func);

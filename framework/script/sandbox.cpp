@@ -42,11 +42,19 @@ std::string where(lua_State* L) {
 void set_instruction_abort(lua_State* L) {
     Context& c = ctx(L);
     c.abort = Context::Abort::Instructions;
-    c.abort_message = where(L) + "instruction limit exceeded in " + c.call_name + ": more than " +
-                      std::to_string(c.limits.instructions) +
-                      " instructions in one call (an endless loop?)";
+    // Runs inside the count hook: no C++ exception may leave it.
+    try {
+        c.abort_message = where(L) + "instruction limit exceeded in " + c.call_name +
+                          ": more than " + std::to_string(c.limits.instructions) +
+                          " instructions in one call (an endless loop?)";
+    } catch (const std::exception&) {
+        c.abort_message.clear();
+    }
     luaL_traceback(L, L, nullptr, 0);
-    if (const char* tb = lua_tostring(L, -1)) c.abort_traceback = tb;
+    try {
+        if (const char* tb = lua_tostring(L, -1)) c.abort_traceback = tb;
+    } catch (const std::exception&) {
+    }
     lua_pop(L, 1);
 }
 
@@ -73,7 +81,8 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
 }
 
 [[noreturn]] void raise_abort(lua_State* L) {
-    lua_pushstring(L, ctx(L).abort_message.c_str());
+    const std::string& m = ctx(L).abort_message;
+    lua_pushstring(L, m.empty() ? "a sandbox limit was exceeded" : m.c_str());
     lua_error(L);
     __builtin_unreachable();
 }
@@ -82,8 +91,13 @@ void set_memory_abort(lua_State* L) {
     Context& c = ctx(L);
     if (c.abort != Context::Abort::None) return;
     c.abort = Context::Abort::Memory;
-    c.abort_message = "memory limit exceeded in " + c.call_name + ": the rules need more than " +
-                      mib(c.limits.memory) + " (a runaway table or string?)";
+    try {
+        c.abort_message = "memory limit exceeded in " + c.call_name +
+                          ": the rules need more than " + mib(c.limits.memory) +
+                          " (a runaway table or string?)";
+    } catch (const std::exception&) {
+        c.abort_message.clear();
+    }
 }
 
 void count_hook(lua_State* L, lua_Debug*) {
@@ -147,7 +161,7 @@ int sb_xpcall(lua_State* L) {
     const int n = lua_gettop(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
     lua_pushvalue(L, 2);
-    lua_pushcclosure(L, xpcall_handler, 1);
+    lua_pushcclosure(L, guarded<xpcall_handler>, 1);
     lua_replace(L, 2);
     lua_pushboolean(L, 1);
     lua_pushvalue(L, 1);
@@ -206,7 +220,7 @@ int sb_wrap(lua_State* L) {
     lua_State* co = lua_newthread(L);
     lua_pushvalue(L, 1);
     lua_xmove(L, co, 1);
-    lua_pushcclosure(L, wrap_call, 1);
+    lua_pushcclosure(L, guarded<wrap_call>, 1);
     return 1;
 }
 
@@ -363,7 +377,7 @@ int sb_pairs_impl(lua_State* L) {
     }
     lua_remove(L, keep);
     lua_pushinteger(L, 0);
-    lua_pushcclosure(L, pairs_iter, 3);  // backing, ordered keys, position
+    lua_pushcclosure(L, guarded<pairs_iter>, 3);  // backing, ordered keys, position
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
@@ -705,7 +719,7 @@ void freeze(lua_State* L, int idx, const std::string& what, const std::string& w
     lua_pushcclosure(L, guarded<frozen_newindex_impl>, 2);
     lua_setfield(L, -2, "__newindex");
     lua_pushvalue(L, backing);
-    lua_pushcclosure(L, frozen_len, 1);
+    lua_pushcclosure(L, guarded<frozen_len>, 1);
     lua_setfield(L, -2, "__len");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
@@ -750,13 +764,19 @@ int message_handler(lua_State* L) {
     for (int level = 1; lua_getstack(L, level, &ar); ++level) {
         lua_getinfo(L, "Sl", &ar);
         if (ar.currentline > 0) {
-            c.error_file = ar.short_src;
+            try {
+                c.error_file = ar.short_src;
+            } catch (const std::exception&) {
+            }
             c.error_line = ar.currentline;
             break;
         }
     }
     luaL_traceback(L, L, nullptr, 1);
-    if (const char* tb = lua_tostring(L, -1)) c.error_traceback = tb;
+    try {
+        if (const char* tb = lua_tostring(L, -1)) c.error_traceback = tb;
+    } catch (const std::exception&) {
+    }
     lua_pop(L, 1);
     return 1;
 }
@@ -807,18 +827,18 @@ void open_sandbox(lua_State* L) {
     lua_pushglobaltable(L);
     const int g = lua_gettop(L);
     for (const char* name : {"dofile", "loadfile", "warn"}) remove_fn(L, g, name);
-    set_fn(L, g, "pcall", sb_pcall);
-    set_fn(L, g, "xpcall", sb_xpcall);
+    set_fn(L, g, "pcall", guarded<sb_pcall>);
+    set_fn(L, g, "xpcall", guarded<sb_xpcall>);
     set_fn(L, g, "pairs", guarded<sb_pairs_impl>);
     set_fn(L, g, "next", guarded<sb_next_impl>);
-    set_fn(L, g, "rawget", sb_rawget);
-    set_fn(L, g, "rawset", sb_rawset);
-    set_fn(L, g, "rawlen", sb_rawlen);
-    set_fn(L, g, "collectgarbage", sb_collectgarbage);
+    set_fn(L, g, "rawget", guarded<sb_rawget>);
+    set_fn(L, g, "rawset", guarded<sb_rawset>);
+    set_fn(L, g, "rawlen", guarded<sb_rawlen>);
+    set_fn(L, g, "collectgarbage", guarded<sb_collectgarbage>);
     set_fn(L, g, "print", guarded<sb_print_impl>);
     set_fn(L, g, "require", guarded<sb_require_impl>);
-    wrap_fn(L, g, "load", sb_load);
-    wrap_fn(L, g, "setmetatable", sb_setmetatable);
+    wrap_fn(L, g, "load", guarded<sb_load>);
+    wrap_fn(L, g, "setmetatable", guarded<sb_setmetatable>);
 
     lua_getfield(L, g, LUA_STRLIBNAME);
     const int str = lua_gettop(L);
@@ -827,17 +847,17 @@ void open_sandbox(lua_State* L) {
     wrap_fn(L, str, "format", guarded<sb_format_impl>);
     lua_getfield(L, g, LUA_TABLIBNAME);
     const int tab = lua_gettop(L);
-    wrap_fn(L, tab, "move", sb_tmove);
-    wrap_fn(L, tab, "insert", sb_tshift);
-    wrap_fn(L, tab, "remove", sb_tshift);
+    wrap_fn(L, tab, "move", guarded<sb_tmove>);
+    wrap_fn(L, tab, "insert", guarded<sb_tshift>);
+    wrap_fn(L, tab, "remove", guarded<sb_tshift>);
     lua_getfield(L, g, LUA_MATHLIBNAME);
     const int math = lua_gettop(L);
     remove_fn(L, math, "random");
     remove_fn(L, math, "randomseed");
     lua_getfield(L, g, LUA_COLIBNAME);
     const int co = lua_gettop(L);
-    set_fn(L, co, "resume", sb_resume);
-    set_fn(L, co, "wrap", sb_wrap);
+    set_fn(L, co, "resume", guarded<sb_resume>);
+    set_fn(L, co, "wrap", guarded<sb_wrap>);
     install_pattern_guards(L, str);
 
     // The string metatable is shared by every string: hide it, or one module could change
