@@ -43,26 +43,32 @@ local function may_end(game, side, h)
     return #core.units_at(game, h, side) > 0 or core.friendly_city(side, h)
 end
 
--- The hexes commander `id` may move to (sorted).
-function M.destinations(ctx, game, id)
+-- The hexes commander `id` may move to (sorted). `memo` (optional) is shared by the calls of one
+-- listing for commanders of the same side.
+function M.destinations(ctx, game, id, memo)
     local side = core.owner(game, id)
     local from = game.piece(id).loc
-    local memo = {}
+    memo = memo or {}
+    -- memo[h]: 0 closed, 1 passable, 2 passable and a possible end; 3/4 the same in a mountain
+    -- hex (entered only through a pass, 2.2)
     local function ok(h)
         local v = memo[h]
         if v == nil then
-            v = passable(game, side, h)
+            v = passable(game, side, h) and (may_end(game, side, h) and 2 or 1) or 0
+            if v > 0 and map.terrain(h) == "mountain" then v = v + 2 end
             memo[h] = v
         end
         return v
     end
     local reach = game.reachable(from, hexes_allowed(ctx), function(a, b)
-        if not ok(b) or not core.can_enter(a, b) then return nil end
+        local v = ok(b)
+        if v == 0 or map.has_hexside(a, b, "lake") then return nil end
+        if v > 2 and not map.has_hexside(a, b, "pass") then return nil end
         return 1
     end)
     local out = {}
     for h in pairs(reach) do
-        if h ~= from and may_end(game, side, h) then out[#out + 1] = h end
+        if h ~= from and ok(h) % 2 == 0 then out[#out + 1] = h end
     end
     table.sort(out)
     return out
@@ -79,8 +85,9 @@ local function movable(ctx, game, side)
 end
 
 local function has_move(ctx, game, side)
+    local memo = {}
     for _, id in ipairs(movable(ctx, game, side)) do
-        if #M.destinations(ctx, game, id) > 0 then return true end
+        if #M.destinations(ctx, game, id, memo) > 0 then return true end
     end
     return false
 end
@@ -118,9 +125,11 @@ M.steps = {
     ["commanders.move"] = {
         actions = function(ctx, game, role, d)
             local out = {}
+            local memo, by_hex = {}, {}
             for _, id in ipairs(movable(ctx, game, role)) do
                 local from = game.piece(id).loc
-                for _, h in ipairs(M.destinations(ctx, game, id)) do
+                by_hex[from] = by_hex[from] or M.destinations(ctx, game, id, memo)
+                for _, h in ipairs(by_hex[from]) do
                     out[#out + 1] = { kind = "move", args = { id, h }, hexes = { from, h }, pieces = { id },
                                       label = "Move " .. id .. " from " .. from .. " to " .. h .. " (12.1)" }
                 end
