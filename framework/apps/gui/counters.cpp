@@ -35,7 +35,7 @@ std::optional<std::string> first_stat(const core::CounterType& ct, const PieceVi
 // Nationality colours (1814 rule 3.6 style: the counter's own nation stat decides, else the side).
 std::optional<sf::Color> nation_color(const std::string& n) {
     const std::string s = lower(n);
-    if (has(s, "fren") || s == "fr") return sf::Color(58, 92, 170);
+    if (has(s, "fren") || has(s, "france") || s == "fr") return sf::Color(58, 92, 170);
     if (has(s, "prus") || s == "pr") return sf::Color(70, 70, 76);
     if (has(s, "russ") || s == "ru") return sf::Color(46, 110, 62);
     if (has(s, "aust") || s == "au") return sf::Color(236, 232, 216);
@@ -72,8 +72,11 @@ CounterLook counter_look(const core::ModuleDef& def, const PieceView& p) {
         look.border = darker(look.body, 0.5f);
         return look;
     }
+    // The counter's own colour (a module's nationality colours, e.g. 1814 rule 3.6), else a
+    // known nation's, else the side's.
     if (auto n = first_stat(*ct, p, {"nation", "nationality"}))
         if (auto nc = nation_color(*n)) look.body = *nc;
+    if (auto c = first_stat(*ct, p, {"color", "colour"})) look.body = parse_color(*c, look.body);
     const std::string cat = lower(ct->category);
     const std::string arm = lower(first_stat(*ct, p, {"arm", "branch", "unit_type", "type", "kind"}).value_or("") + " " + ct->id + " " + ct->name);
     if (has(cat, "command") || has(cat, "leader") || has(cat, "general")) look.symbol = UnitSymbol::Commander;
@@ -92,8 +95,8 @@ CounterLook counter_look(const core::ModuleDef& def, const PieceView& p) {
         if (cr) look.numbers = *cr;
         if (sen) look.numbers += (look.numbers.empty() ? "" : "-") + *sen;
     } else {
-        for (auto keys : {std::initializer_list<const char*>{"strength", "str", "sp", "steps", "combat", "attack"},
-                          std::initializer_list<const char*>{"of", "morale", "quality", "defense"},
+        for (auto keys : {std::initializer_list<const char*>{"strength", "str", "sp", "cf", "steps", "combat", "attack"},
+                          std::initializer_list<const char*>{"of", "of2", "morale", "quality", "defense"},
                           std::initializer_list<const char*>{"movement", "move", "ma", "mp"}}) {
             if (auto v = first_stat(*ct, p, keys)) look.numbers += (look.numbers.empty() ? "" : "-") + *v;
         }
