@@ -338,7 +338,8 @@ local function remove_trains(game, hex, side)
     for _, id in ipairs(game.pieces_at(hex)) do
         local p = game.piece(id)
         if p.owner == side and p.face == "train" and (p.type == side .. "_supply" or p.type == side .. "_supply_dummy") then
-            game.remove(id)
+            game.remove(id)                 -- back to the pool as supply.lua keeps it
+            game.set_hidden(id, false)
             game.log("A " .. side .. " Supply Train counter at " .. hex .. " is removed from play (8.5)")
         end
     end
