@@ -118,7 +118,24 @@ function hooks.commander_may_leave(ctx, game, id, phase)
 end
 
 -- 14.7 (movement): garrison units may never move.
-function hooks.unit_may_move(ctx, game, id) return not ctx.core.is_garrison(game, id) end
+-- 14.8 (movement): before Turn 4 the units of Soult's (army "pyrenees") and Wellington's (army
+-- "peninsula") commands may not move, and no other unit may enter the area south-west of the
+-- Garonne. (14.8's ban on combat is the combat rules' business.)
+local function pyrenean(game, id)
+    local army = game.stat(id, "army")
+    return army == "pyrenees" or army == "peninsula"
+end
+function hooks.unit_may_move(ctx, game, id)
+    if ctx.core.is_garrison(game, id) then return false end
+    return not (game.turn() < 4 and pyrenean(game, id))
+end
+function hooks.may_enter(ctx, game, side, hex, ids)
+    if game.turn() >= 4 or not map.in_region(hex, "south_west_of_garonne") then return true end
+    for _, id in ipairs(ids) do
+        if not pyrenean(game, id) then return false end
+    end
+    return true
+end
 
 hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles were never held together (14.4)"
 

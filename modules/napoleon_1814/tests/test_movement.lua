@@ -562,3 +562,23 @@ test("8.2 with two Supply Trains the Commander who rallied may then move the sta
     vt.apply(g2, "french", "rally 5621")
     eq(vt.has_action(g2, "french", "move 5621"), true, "all rallied: the stack moves")
 end)
+
+-- ---- 14.8 -------------------------------------------------------------------------------------
+
+test("14.8 before Turn 4 Soult's and Wellington's units may not move", function()
+    local pieces = { { "reille", "6132" }, { "fr_boyer", "6132" }, { "fr_leval", "6132" }, train("6132") }
+    local g = new { pieces = pieces }
+    eq(vt.has_action(g, "french", "move 6132"), false, "Turn 3 and before")
+    local g4 = new { turn = 4, pieces = pieces }
+    eq(vt.has_action(g4, "french", "move 6132"), true, "from Turn 4")
+end)
+
+test("14.8 before Turn 4 no other unit may enter the area south-west of the Garonne", function()
+    local pieces = { { "ney", "5630" }, { "fr_friant", "5630" }, train("5630") }
+    local g = new { pieces = pieces }
+    vt.apply(g, "french", "move 5630")
+    eq(vt.has_action(g, "french", "to 5731"), false, "closed before Turn 4")
+    local g4 = new { turn = 4, pieces = pieces }
+    vt.apply(g4, "french", "move 5630")
+    eq(vt.has_action(g4, "french", "to 5731"), true, "open from Turn 4")
+end)
