@@ -400,7 +400,6 @@ class ModuleLoader {
     std::optional<FileRef> map_file_, counters_file_, tables_file_, cards_file_;
     std::vector<FileRef> scenario_files_;
     std::optional<FileRef> rules_file_, tests_dir_;
-    std::string module_ctx_name_;
     bool map_ok_ = false, counters_ok_ = false, cards_ok_ = true;
 };
 
@@ -1017,6 +1016,7 @@ void ModuleLoader::read_map(const Opened& o) {
         std::sort(hexes.begin(), hexes.end(),
                   [](const core::HexDef& x, const core::HexDef& y) { return x.hex < y.hex; });
         map.hexes = std::move(hexes);
+        map.index();  // regions check boards through find()
     }
 
     if (const XMLElement* e = sec.get("hexsides"); e && dims_ok) {

@@ -497,6 +497,11 @@ TEST_CASE("grids: pointy-top, reversed columns, row letters", "[data][checks]") 
         CHECK(messages(data::load_module_from_memory(hexes).errors) ==
               std::vector<std::string>{"mem/map.xml:7: hex B2(1): board 3 does not match the "
                                        "label's board 1"});
+        auto regions = files;
+        patch(regions, "map.xml", "</map>",
+              "<regions><region id=\"r\" hexes=\"A1 A1(3)\"/></regions></map>");
+        CHECK(messages(data::load_module_from_memory(regions).errors) ==
+              std::vector<std::string>{"mem/map.xml:9: region r: hex 'A1(3)' is on board 2"});
     }
 }
 
