@@ -275,7 +275,7 @@ end
 
 -- Is `hex` occupied by a friendly stack for 6.2 (a combat unit in a neutral city, 14.15)?
 local function friendly_held(ctx, sit, hex)
-    if in_neutral_city(ctx, hex) then return sit.friendly_combat[hex] == true end
+    if in_neutral_city(ctx, hex) then return (sit.friendly_combat[hex] or 0) > 0 end
     return sit.friendly[hex] == true
 end
 
