@@ -9,7 +9,18 @@ function core.enemy(side) return side == "french" and "coalition" or "french" en
 
 -- ---- pieces --------------------------------------------------------------------------------
 
-local function category(game, id) return defs.counter(game.piece(id).type).category end
+-- Counter type -> category. A cache of the module's immutable definitions (never game state):
+-- defs.counter builds a whole table per call, and this is asked for every piece of every scan.
+local CATEGORY = {}
+local function category(game, id)
+    local t = game.piece(id).type
+    local c = CATEGORY[t]
+    if c == nil then
+        c = defs.counter(t).category
+        CATEGORY[t] = c
+    end
+    return c
+end
 
 function core.is_unit(game, id) return category(game, id) == "unit" end
 function core.is_commander(game, id) return category(game, id) == "commander" end
