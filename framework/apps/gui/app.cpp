@@ -1010,6 +1010,34 @@ void App::ui_panel() {
             ImGui::EndTable();
         }
     }
+    // The module's public variables (victory status, weather, ...) and the card piles: counts for
+    // everyone, card names only where the view shows them (the opponent's hand stays hidden).
+    if ((view_.vars.is_object() && !view_.vars.empty()) || (view_.piles.is_object() && !view_.piles.empty())) {
+        if (ImGui::CollapsingHeader("Game status and cards")) {
+            if (view_.vars.is_object())
+                for (const auto& [k, v] : view_.vars.items())
+                    if (v.is_primitive()) ImGui::Text("%s: %s", k.c_str(), v.is_string() ? v.get<std::string>().c_str() : v.dump().c_str());
+            if (view_.piles.is_object())
+                for (const auto& [id, pile] : view_.piles.items()) {
+                    const core::DeckDef* deck = def_->deck(id);
+                    ImGui::Text("%s%s: %d card(s)", deck ? deck->name.c_str() : id.c_str(),
+                                pile.value("owner", "").empty() ? "" : (" (" + side_name(pile.value("owner", "")) + ")").c_str(),
+                                pile.value("count", 0));
+                    if (pile.contains("cards") && pile["cards"].is_array())
+                        for (const auto& c : pile["cards"]) {
+                            std::string name = c.is_string() ? c.get<std::string>() : c.dump();
+                            for (const auto& dk : def_->decks)  // a hand holds cards of any deck
+                                for (const auto& cd : dk.cards)
+                                    if (!name.empty() && cd.id == name) {
+                                        ImGui::BulletText("%s", cd.name.c_str());
+                                        if (ImGui::IsItemHovered() && !cd.text.empty()) ImGui::SetTooltip("%s", cd.text.c_str());
+                                        name.clear();
+                                    }
+                            if (!name.empty()) ImGui::BulletText("%s", name.c_str());
+                        }
+                }
+        }
+    }
     // Off-map boxes.
     bool any_box = false;
     for (const auto& st : view_.stacks) any_box = any_box || !st.hex;
