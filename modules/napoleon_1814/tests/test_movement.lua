@@ -500,6 +500,20 @@ test("8.9 an overrun Commander who escapes joins a friendly stack within three h
     eq(loc(g, "blucher"), "5923", "escaped to the only friendly stack")
 end)
 
+test("8.9 the overrun Commander's owner chooses among several stacks, then the move goes on", function()
+    local g = new { pieces = ney_stack { { "blucher", "5721" }, { "co_lieven", "5923" }, { "co_shcherbatov", "5620" } },
+                    dice = { 4 } }
+    vt.apply(g, "french", "move 5621")
+    vt.apply(g, "french", "to 5721")
+    eq(vt.decision(g).role, "coalition", "the owner places him")
+    local place
+    for _, a in ipairs(vt.actions(g, "coalition")) do if a:find("5620", 1, true) then place = a end end
+    vt.apply(g, "coalition", place)
+    eq(loc(g, "blucher"), "5620", "placed")
+    eq(vt.decision(g).role, "french", "back to the moving player")
+    eq(step(g), "movement.stack", "the move goes on")
+end)
+
 test("14.4 Napoleon overrun and killed: the Coalition wins", function()
     local g = new { pieces = { { "blucher", "5621" }, { "co_lieven", "5621" }, ctrain("5621"), { "napoleon", "5721" } },
                     vars = { supply_trains_french = "1 1 1 1 1 1 1 1 1 1 1 1", supply_trains_coalition = "5 5 5 5 5 5 5 5 5 5 5 5" },
