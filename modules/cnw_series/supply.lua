@@ -636,7 +636,7 @@ local function allocation_targets(ctx, game, side)
     for _, hex in ipairs(candidate_sites(ctx, game, side, sit, linked, reach, false)) do
         out[hex] = out[hex] and "both" or "depot"
     end
-    return out
+    return out, sit
 end
 
 local function sorted_keys(t)
@@ -659,13 +659,11 @@ local function decide_allocation(ctx, game)
     game.decide { role = side, step = "supply.allocate", rule = "7.4", prompt = allocate_prompt(game, side) }
 end
 
+local decide_depots
+
 local function end_allocation(ctx, game)
     supply.place_forage(ctx, game)
-    local first = var(game, "supply_first")
-    game.set_active(first)
-    game.decide { role = first, step = "supply.depot", rule = "7.7",
-                  prompt = "Establish new depots with your Supply Trains on cities (7.7-7.8), then done",
-                  context = { side = first } }
+    decide_depots(ctx, game, var(game, "supply_first"))
 end
 
 local function start_allocation(ctx, game)
@@ -803,7 +801,7 @@ steps["supply.allocate"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         local out = {}
-        local targets = allocation_targets(ctx, game, role)
+        local targets, sit = allocation_targets(ctx, game, role)
         for _, hex in ipairs(sorted_keys(targets)) do
             local what = targets[hex]
             local label = what == "stack" and "to the stack (rally or move, 7.3)"
@@ -813,8 +811,8 @@ steps["supply.allocate"] = {
                               label = "Allocate a Supply Train at " .. hex .. " " .. label }
         end
         if dummies_left(ctx, game, role) > 0 then
-            for _, hex in ipairs(game.occupied()) do
-                if core.side_at(game, hex) == role then
+            for _, hex in ipairs(sorted_keys(sit.friendly)) do
+                do
                     out[#out + 1] = { kind = "dummy", args = { hex }, hexes = { hex },
                                       label = "Place a dummy Supply Train on the stack at " .. hex .. " (7.5)" }
                 end
@@ -912,6 +910,27 @@ local function establishable(ctx, game, side)
     return out
 end
 
+-- 7.7 ends for `side`: trains left on a hex without a friendly stack served only for a depot and
+-- are removed; then the other side, or the end of the phase.
+local function close_depots(ctx, game, side)
+    for _, hex in ipairs(game.occupied()) do
+        if core.side_at(game, hex) ~= side then
+            for _, id in ipairs(supply.trains_at(game, hex, side)) do to_pool(game, id) end
+        end
+    end
+    if side == var(game, "supply_first") then return decide_depots(ctx, game, core.enemy(side)) end
+    ctx.next_phase(game)
+end
+
+-- The 7.7 decision of `side`, skipped when it has no depot to establish.
+function decide_depots(ctx, game, side)
+    if #establishable(ctx, game, side) == 0 then return close_depots(ctx, game, side) end
+    game.set_active(side)
+    game.decide { role = side, step = "supply.depot", rule = "7.7",
+                  prompt = "Establish new depots with your Supply Trains on cities (7.7-7.8), then done",
+                  context = { side = side } }
+end
+
 steps["supply.depot"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
@@ -929,21 +948,9 @@ steps["supply.depot"] = {
             local id = genuine_trains_at(game, hex, role)[1]
             place_depot(game, role, hex, id)
             game.log(role .. " establishes a depot at " .. hex .. " (7.7)")
-            return game.decide { role = role, step = "supply.depot", rule = "7.7", prompt = d.prompt, context = d.context }
+            return decide_depots(ctx, game, role)
         end
-        -- trains left on a hex without a friendly stack served only for a depot: removed
-        for _, hex in ipairs(game.occupied()) do
-            if core.side_at(game, hex) ~= role then
-                for _, id in ipairs(supply.trains_at(game, hex, role)) do to_pool(game, id) end
-            end
-        end
-        local first = var(game, "supply_first")
-        if role == first then
-            local other = core.enemy(first)
-            game.set_active(other)
-            return game.decide { role = other, step = "supply.depot", rule = "7.7", prompt = d.prompt, context = { side = other } }
-        end
-        ctx.next_phase(game)
+        close_depots(ctx, game, role)
     end,
 }
 
