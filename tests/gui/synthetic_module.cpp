@@ -102,7 +102,7 @@ std::shared_ptr<core::ModuleDef> synthetic_module(int cols, int rows) {
         }
     }
     sides[hex::hexside(hex::from_offset({35, 20}, m.grid), 1)].insert(5);
-    for (const auto& [k, t] : sides) m.hexsides.push_back({k, std::vector<int>(t.begin(), t.end())});
+    for (const auto& [k, t] : sides) m.hexsides.push_back({k, std::vector<int>(t.begin(), t.end()), {}});
     std::sort(m.hexsides.begin(), m.hexsides.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
     core::RegionDef fr{"france", "France", {}}, gl{"green_line", "Green line", {}};
     for (const auto& h : m.hexes) {

@@ -438,6 +438,23 @@ void MapRenderer::build() {
         add_line(over, m + u * (0.05f * S), m + u * (0.1f * S) + n * (0.15f * S), 0.05f * S, kInk);
     }
 
+    // Named lines (rivers, roads): a label every dozen hexsides along each.
+    {
+        std::vector<std::vector<const core::HexsideDef*>> per_line(map_.lines.size());
+        for (const auto& sd : map_.hexsides)
+            for (int li : sd.lines)
+                if (li >= 0 && static_cast<size_t>(li) < per_line.size()) per_line[static_cast<size_t>(li)].push_back(&sd);
+        for (size_t li = 0; li < per_line.size(); ++li) {
+            const auto& v = per_line[li];
+            const std::string kind = lower(map_.lines[li].kind);
+            if (v.empty() || map_.lines[li].name.empty() || has(kind, "road")) continue;
+            for (size_t k = v.size() / 2 % 12; k < v.size(); k += 12) {
+                const auto [p0, p1] = hex::hexside_segment(v[k]->key, layout_);
+                line_names_.push_back({(pt(p0) + pt(p1)) / 2.0f, map_.lines[li].name, 0});
+            }
+        }
+    }
+
     // Region borders: dashed lines along each region's boundary (each edge once per region pair).
     static const sf::Color palette[] = {sf::Color(150, 40, 150), sf::Color(200, 110, 20), sf::Color(30, 120, 160),
                                         sf::Color(140, 30, 30), sf::Color(90, 90, 90)};
@@ -503,6 +520,21 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
             placed.push_back(r);
             tb.add_halo(n.text, s, size, kInk, sf::Color(250, 245, 230, 220), Align::Center, false);
         }
+        // River names in blue, where they do not cover a town's name.
+        if (hex_px >= 20.0f)
+            for (const auto& n : line_names_) {
+                const sf::Vector2f s = cam.to_screen(n.world);
+                if (!visible(s, 100)) continue;
+                const unsigned size = static_cast<unsigned>(std::clamp(hex_px * 0.22f, 9.0f, 15.0f));
+                const float w = text.width(n.text, size);
+                const sf::FloatRect r(s.x - w / 2 - 2, s.y - size / 2.0f, w + 4, static_cast<float>(size) + 2);
+                bool clash = false;
+                for (const auto& p : placed) clash = clash || p.intersects(r);
+                if (clash) continue;
+                placed.push_back(r);
+                text.add_halo(n.text, {s.x, s.y - size / 2.0f}, size, sf::Color(30, 70, 170), sf::Color(235, 242, 250, 200),
+                              Align::Center, false);
+            }
     }
     if (hex_px >= 34.0f) {
         const unsigned size = static_cast<unsigned>(std::clamp(hex_px * 0.2f, 8.0f, 14.0f));

@@ -117,6 +117,7 @@ private:
         int rank = 0;  // 2 fortress/capital, 1 city, 0 other
     };
     std::vector<Name> names_;
+    std::vector<Name> line_names_;  // named rivers/roads, a few anchors along each
     mutable sf::RenderTexture overview_cache_;
     mutable sf::FloatRect overview_rect_;
 };
