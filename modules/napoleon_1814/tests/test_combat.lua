@@ -577,3 +577,36 @@ test("14.7 garrisons may not attack nor support; they are eliminated if forced t
     drive(g, { ["combat.withdraw"] = "withdraw 4922", ["combat.hits"] = function(acts) return acts[#acts] end })
     assert(loc(g, "garrison") == "box:eliminated")
 end)
+
+-- Rule-numbered views of the worked example (the numbers are checked inside play_example).
+test("10.3-10.5 both players call supporting stacks adjacent to the defender; each tests die + CR + the side's CCs", function()
+    play_example(nil, 3)
+end)
+
+test("11.3-11.8 attack and defence values: combined arms, river and fortified-city modifiers, CR limited by units, supports", function()
+    local g = play_example({ decisive_battle_hits = false }, 3)
+    expect_event(g, "11.8: the attacker wins by 3")
+end)
+
+test("11.15 winning side hits: half the margin rounded up, adjusted by 1xd6, within 0..the loser's undisrupted units", function()
+    local g = play_example({ decisive_battle_hits = false }, 1)
+    expect_event(g, "hits: french 0, coalition 3")
+    g = play_example({ decisive_battle_hits = false }, 6)
+    expect_event(g, "hits: french 4, coalition 3")
+end)
+
+test("11.16 decisive battle hits: 6+ units each side, floor(total/4) to the loser, half to the winner", function()
+    local g = play_example(nil, 4)
+    expect_event(g, "hits: french 4, coalition 7 (decisive battle: +4 / +2)")
+end)
+
+test("11.19 a hex holding disrupted units only defends with 1xd6 alone", function()
+    local g = combat_game { dice = { 6, 3, 5, 3 }, cc_french = "3", cc_coalition = "3", arrange = function(game)
+        french_stack(game, "4920", 2, "ney")
+        coalition_stack(game, "4921", 2, "kleist")
+        game.set_face("c4921_1", "disrupted"); game.set_face("c4921_2", "disrupted")
+        coalition_stack(game, "4922", 2, "yorck")                      -- could support, but is not asked
+    end }
+    apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
+    expect_event(g, "11.19: the defenders are all disrupted: FDV = die 5")
+end)
