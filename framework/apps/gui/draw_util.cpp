@@ -123,7 +123,7 @@ float TextBatch::width(std::string_view s, unsigned size, bool bold) const {
     sf::Uint32 prev = 0;
     for (size_t i = 0; i < s.size();) {
         const sf::Uint32 cp = next_cp(s, i);
-        w += font_->getKerning(prev, cp, size);
+        (void)prev;
         w += font_->getGlyph(cp, size, bold).advance;
         prev = cp;
     }
@@ -143,7 +143,7 @@ void TextBatch::add(std::string_view s, sf::Vector2f pos, unsigned size, sf::Col
     sf::Uint32 prev = 0;
     for (size_t i = 0; i < s.size();) {
         const sf::Uint32 cp = next_cp(s, i);
-        x += font_->getKerning(prev, cp, size);
+        (void)prev;  // no kerning: FreeType kerning lookups per pair cost more than they show
         prev = cp;
         const sf::Glyph& g = font_->getGlyph(cp, size, bold);
         const float l = x + g.bounds.left, t = baseline + g.bounds.top;

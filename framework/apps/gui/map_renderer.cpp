@@ -505,7 +505,10 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
         // Greedy placement: a name that would overlap one already placed is left out, so the
         // zoomed-out map shows the fortresses and capitals and more names appear as you zoom in.
         std::vector<sf::FloatRect> placed;
-        const int min_rank = hex_px < 16.0f ? 2 : hex_px < 26.0f ? 1 : 0;
+        const int min_rank = hex_px < 22.0f ? 2 : hex_px < 30.0f ? 1 : 0;
+        // The halo (4 extra copies of each glyph) costs as much fill as the map itself on a
+        // software rasteriser; zoomed out, plain dark text reads well enough.
+        const bool halo = hex_px >= 22.0f;
         for (const auto& n : names_) {
             if (n.rank < min_rank) continue;
             const sf::Vector2f s = cam.to_screen(n.world);
@@ -518,7 +521,8 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
             for (const auto& p : placed) clash = clash || p.intersects(r);
             if (clash) continue;
             placed.push_back(r);
-            tb.add_halo(n.text, s, size, kInk, sf::Color(250, 245, 230, 220), Align::Center, false);
+            if (halo) tb.add_halo(n.text, s, size, kInk, sf::Color(250, 245, 230, 220), Align::Center, false);
+            else tb.add(n.text, s, size, kInk, Align::Center, false);
         }
         // River names in blue, where they do not cover a town's name.
         if (hex_px >= 20.0f)
