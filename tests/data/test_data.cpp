@@ -15,6 +15,13 @@ using test::patch;
 
 namespace {
 
+// Diagnostics name files as given ("tests/fixtures/..."): run from the source tree wherever the
+// executable is started (CTest already does).
+const bool in_source_dir = [] {
+    std::filesystem::current_path(VEDETTE_SOURCE_DIR);
+    return true;
+}();
+
 const core::ModuleDef& fixture() {
     static const auto result = data::load_module("tests/fixtures/fixture_module");
     if (!result.ok()) {
