@@ -111,6 +111,36 @@ function G.new(params, phases, hooks)
         step.apply(ctx, game, role, action, d)
     end
 
+    -- Broken invariants, for `vedette-cli play --check-invariants` and the random-games sweep
+    -- (scripts/random-games.sh). An empty list when all hold.
+    function rules.invariants(game)
+        local broken = {}
+        local d = game.decision()
+        local step = ctx.steps[d.step]
+        -- 4.1 at all times, except inside a step that resolves an excess itself (11.11).
+        if not (step and step.transient_overstack) then
+            for _, hex in ipairs(game.occupied()) do
+                for _, side in ipairs(core.SIDES) do
+                    local cap = hooks.stack_capacity and hooks.stack_capacity(ctx, game, hex, side)
+                        or ctx.params.stack_limit_of2
+                    local of2 = core.stack_of2(game, hex, side)
+                    if of2 > cap then
+                        broken[#broken + 1] = string.format("4.1: %s has %s OF of %s in %s (limit %s)",
+                            hex, of2 / 2, side, hex, cap / 2)
+                    end
+                end
+            end
+        end
+        -- 9.2: Combat Commands within 1..6 (the tracks also refuse values outside).
+        for _, side in ipairs(core.SIDES) do
+            local cc = game.track(side .. "_cc_basic")
+            if cc < ctx.params.cc_min or cc > ctx.params.cc_max then
+                broken[#broken + 1] = "9.2: " .. side .. " basic CCs are " .. cc
+            end
+        end
+        return broken
+    end
+
     return rules, ctx
 end
 

@@ -32,7 +32,7 @@ Usage:
   vedette-cli validate MODULE_DIR
   vedette-cli play MODULE_DIR [--scenario ID | --setup FILE] [--seed N] [--option NAME]...
                   [--bot ROLE=KIND]... [--dice N,N,...] [--script FILE] [--max-actions N]
-                  [--save FILE] [--log-jsonl FILE]
+                  [--save FILE] [--log-jsonl FILE] [--check-invariants]
   vedette-cli actions SAVE [--role R] [--json] [--module DIR]
   vedette-cli apply SAVE --role R --action TEXT [--save OUT] [--module DIR]
   vedette-cli show SAVE [--role R | --all] [--json] [--module DIR]
@@ -191,7 +191,7 @@ int cmd_validate(int argc, char** argv) {
 }
 
 int cmd_play(int argc, char** argv) {
-    Args a = parse(argc, argv, 2, {},
+    Args a = parse(argc, argv, 2, {"check-invariants"},
                    {"scenario", "setup", "seed", "option", "bot", "dice", "script", "max-actions",
                     "save", "log-jsonl"});
     if (a.positional.size() != 1) throw UsageError("play needs MODULE_DIR");
@@ -251,6 +251,23 @@ int cmd_play(int argc, char** argv) {
         a.has("max-actions") ? parse_u64(*a.get("max-actions"), "--max-actions") : 1000000;
 
     auto s = session::Session::start(l->def, l->rules, scenario, setup);
+    // --check-invariants: after every action, the engine's own invariants and the module's
+    // rules.invariants(game) (a list of broken invariants, if the module defines it).
+    const bool check = a.has("check-invariants");
+    auto check_now = [&](const std::string& after) {
+        if (!check) return;
+        std::string problem = s.state().check_invariants();
+        if (problem.empty() && l->rules->has_function("invariants")) {
+            core::GameState copy = s.state();
+            const core::Value v = l->rules->call(copy, "invariants");
+            if (v.is_string()) problem = v.as_string();
+            if (v.is_array() && !v.as_array().empty() && v.as_array()[0].is_string())
+                problem = v.as_array()[0].as_string();
+        }
+        if (!problem.empty())
+            throw std::runtime_error("invariant broken after " + after + ": " + problem);
+    };
+    check_now("set-up");
     size_t taken = 0, next_line = 0;
     std::string stopped;
     while (!s.over()) {
@@ -288,6 +305,7 @@ int cmd_play(int argc, char** argv) {
         auto r = s.apply(role, action);
         if (!r.ok) throw Refused(source + ": " + role + " " + action + ": refused: " + r.refusal);
         ++taken;
+        check_now("action " + std::to_string(s.log().size()) + " (" + role + ": " + action + ")");
     }
     if (auto file = a.get("save")) s.save(*file);
     if (auto file = a.get("log-jsonl")) write_log_jsonl(s, *file);
