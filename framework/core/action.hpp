@@ -15,6 +15,9 @@ struct Action {
     // What the GUI highlights for this action: hex labels and piece ids it concerns.
     std::vector<std::string> hexes;
     std::vector<std::string> pieces;
+    // What the other roles see in the log instead of the text, when the text would reveal a
+    // secret (a dummy Supply Train vs a genuine one). Empty: the text is public.
+    std::string public_text;
 
     // kind followed by the args, separated by single spaces.
     std::string text() const {

@@ -145,12 +145,13 @@ class ActionReader {
             lua_pop(L, 1);
             const std::string k =
                 lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "<non-string key>";
-            if (k != "kind" && k != "args" && k != "label" && k != "hexes" && k != "pieces")
+            if (k != "kind" && k != "args" && k != "label" && k != "hexes" && k != "pieces" &&
+                k != "public")
                 unknown.insert(k);
         }
         if (!unknown.empty())
             bad("unknown field '" + *unknown.begin() +
-                "' (fields: kind, args, label, hexes, pieces)");
+                "' (fields: kind, args, label, hexes, pieces, public)");
         core::Action a;
         if (lua_getfield(L, t, "kind") == LUA_TNIL) bad("it has no kind");
         a.kind = token(-1, "kind");
@@ -165,6 +166,12 @@ class ActionReader {
             bad("label must be a string, got " + std::string(lua_typename(L, lt)));
         lua_pop(L, 1);
         if (a.label.empty()) a.label = a.text();
+        const int pt = lua_getfield(L, t, "public");
+        if (pt == LUA_TSTRING)
+            a.public_text = lua_tostring(L, -1);
+        else if (pt != LUA_TNIL)
+            bad("public must be a string, got " + std::string(lua_typename(L, pt)));
+        lua_pop(L, 1);
         a.hexes = strings(t, "hexes");
         for (const auto& h : a.hexes)
             if (!st.def().map.parse_label(h)) bad("hexes: '" + h + "' is not a hex of the map");

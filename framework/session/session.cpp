@@ -198,6 +198,7 @@ ApplyResult Session::apply(const std::string& role, const std::string& action_te
     LogEntry entry;
     entry.role = role;
     entry.action = wanted;
+    entry.public_action = chosen->public_text;
     entry.turn = next.turn;
     entry.phase = def().phases.empty() ? "" : def().phases[static_cast<size_t>(next.phase)].id;
     entry.events = std::move(next.events);
@@ -312,7 +313,9 @@ json Session::log_json(const std::string& role) const {
     for (const auto& e : log_) {
         json ej;
         ej["role"] = e.role;
-        ej["action"] = e.action;
+        const bool masked = !role.empty() && role != e.role && !e.public_action.empty();
+        ej["action"] = masked ? e.public_action : e.action;
+        if (role.empty() && !e.public_action.empty()) ej["public_action"] = e.public_action;
         ej["turn"] = e.turn;
         ej["phase"] = e.phase;
         json evs = json::array();
@@ -436,6 +439,7 @@ Session Session::from_json(std::shared_ptr<const core::ModuleDef> def,
             LogEntry e;
             e.role = ej.value("role", "");
             e.action = ej.value("action", "");
+            e.public_action = ej.value("public_action", "");
             e.turn = ej.value("turn", 0);
             e.phase = ej.value("phase", "");
             e.hash = ej.value("hash", "");

@@ -25,6 +25,7 @@ namespace vedette::session {
 struct LogEntry {
     std::string role;
     std::string action;  // text form
+    std::string public_action;  // what other roles see instead, when the text is secret
     int turn = 0;
     std::string phase;
     std::vector<core::Event> events;

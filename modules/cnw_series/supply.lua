@@ -807,13 +807,16 @@ steps["supply.allocate"] = {
             local label = what == "stack" and "to the stack (rally or move, 7.3)"
                 or what == "depot" and "to the city, for a depot (7.7)"
                 or "to the stack or for a depot (7.3, 7.7)"
+            -- 7.4/7.5: the opponent sees only that a counter was placed, never genuine or dummy.
             out[#out + 1] = { kind = "allocate", args = { hex }, hexes = { hex },
+                              public = "supply-train " .. hex,
                               label = "Allocate a Supply Train at " .. hex .. " " .. label }
         end
         if dummies_left(ctx, game, role) > 0 then
             for _, hex in ipairs(sorted_keys(sit.friendly)) do
                 do
                     out[#out + 1] = { kind = "dummy", args = { hex }, hexes = { hex },
+                                      public = "supply-train " .. hex,
                                       label = "Place a dummy Supply Train on the stack at " .. hex .. " (7.5)" }
                 end
             end

@@ -126,6 +126,10 @@ TEST_CASE("F5 deploying from the reserve reveals the piece and blocks undo", "[s
     REQUIRE(has_action(s.actions("red"), "deploy r_inf3 0801"));
     REQUIRE(s.apply("red", "deploy r_inf3 0801").ok);
     CHECK(s.view("blue").dump().find("r_inf3") != std::string::npos);
+    // The action's public text stands in for it in Blue's log; Red and the save see the truth.
+    CHECK(s.log_json("blue").back()["action"] == "deploy-reserve 0801");
+    CHECK(s.log_json("red").back()["action"] == "deploy r_inf3 0801");
+    CHECK(s.log_json("").back()["action"] == "deploy r_inf3 0801");
     CHECK(!s.can_undo("red"));
 }
 
