@@ -463,14 +463,27 @@ Session Session::load(std::shared_ptr<const core::ModuleDef> def,
     return from_json(std::move(def), std::move(rules), read_json_file(path));
 }
 
-std::string Session::verify(std::shared_ptr<const core::ModuleDef> def,
-                            std::shared_ptr<script::RulesHost> rules, const json& j) {
+Session Session::restart(std::shared_ptr<const core::ModuleDef> def,
+                         std::shared_ptr<script::RulesHost> rules, const json& j) {
     check_header(*def, j);
     try {
         Session s(core::state_from_json(def, j.at("initial")), std::move(rules));
         s.setup_ = setup_from_json(j);
         s.rules_->setup(s.state_);
+        s.setup_events_ = std::move(s.state_.events);
         s.state_.events.clear();
+        return s;
+    } catch (const core::FormatError& e) {
+        throw SessionError(std::string("damaged save: ") + e.what());
+    } catch (const json::exception& e) {
+        throw SessionError(std::string("damaged save: ") + e.what());
+    }
+}
+
+std::string Session::verify(std::shared_ptr<const core::ModuleDef> def,
+                            std::shared_ptr<script::RulesHost> rules, const json& j) {
+    try {
+        Session s = restart(def, std::move(rules), j);
         const json& log = log_of(j);
         for (size_t i = 0; i < log.size(); ++i) {
             const std::string role = log[i].value("role", "");

@@ -101,6 +101,10 @@ public:
                         std::shared_ptr<script::RulesHost> rules, const std::string& path);
     static nlohmann::json read_json_file(const std::string& path);
 
+    // The save's game at its start: its initial state after the rules' setup, with an empty
+    // log. Replays (verify, the GUI's replay viewer) re-apply the save's log from here.
+    static Session restart(std::shared_ptr<const core::ModuleDef> def,
+                           std::shared_ptr<script::RulesHost> rules, const nlohmann::json& save);
     // Replays the save's log from its initial state; returns an empty string when every hash
     // matches, else a description of the first diverging entry.
     static std::string verify(std::shared_ptr<const core::ModuleDef> def,
