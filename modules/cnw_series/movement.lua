@@ -819,6 +819,7 @@ M.steps["movement.choose"] = {
         for _, id in ipairs(M.all_trains(game, role)) do
             local hex = game.piece(id).loc
             out[#out + 1] = { kind = "pass", args = { id }, hexes = { hex }, pieces = { id },
+                              public = "pass " .. hex,     -- the opponent does not learn the counter
                               label = "Pass, discarding the Supply Train at " .. hex .. " (8.2)" }
         end
         return out
