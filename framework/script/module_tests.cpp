@@ -309,11 +309,14 @@ TestReport run_module_tests(std::shared_ptr<const core::ModuleDef> def, TestDriv
         ss << in.rdbuf();
         const std::string text = ss.str();
         const std::string chunk = "@" + c.rules_dir + "/" + f.filename().string();
+        // Test files may require the module's libraries at their top, like rules files.
+        c.loading = true;
         err = protected_run(L, [&](lua_State* L) {
             if (luaL_loadbufferx(L, text.data(), text.size(), chunk.c_str(), "t") != LUA_OK)
                 lua_error(L);
             lua_call(L, 0, 0);
         });
+        c.loading = false;
         if (!err.empty()) {
             out << "FAIL " << f.filename().string() << ": " << err << "\n";
             ++report.failed;
