@@ -2,8 +2,10 @@
 // what its role may know; the random bot needs only the list of legal actions.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/rng.hpp"
 #include "session/session.hpp"
@@ -32,7 +34,14 @@ private:
     core::Rng rng_;
 };
 
-// Makes a bot by kind name ("random"); null with *why set when the kind is unknown.
+// Makes a bot by kind name ("random", or a registered kind); null with *why set when the kind
+// is unknown.
 std::unique_ptr<Bot> make_bot(const std::string& kind, std::uint64_t seed, std::string* why);
+
+// Higher layers (framework/ai) add bot kinds here, so this layer never depends on them: the
+// apps call e.g. ai::register_bot_kinds() once at start-up, then make_bot("ai", ...) works.
+using BotFactory = std::function<std::unique_ptr<Bot>(std::uint64_t seed)>;
+void register_bot_kind(const std::string& kind, BotFactory factory);
+std::vector<std::string> bot_kinds();  // "random" and the registered kinds, sorted
 
 }  // namespace vedette::session

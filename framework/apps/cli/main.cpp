@@ -16,6 +16,7 @@
 #include "data/loader.hpp"
 #include "script/rules_host.hpp"
 #include "script/module_tests.hpp"
+#include "ai/ai.hpp"
 #include "session/bot.hpp"
 #include "session/session.hpp"
 #include "session/test_driver.hpp"
@@ -40,7 +41,8 @@ Usage:
   vedette-cli test MODULE_DIR
   vedette-cli --help
 
-Bot kinds: random. See docs/cli.md for details.
+Bot kinds: random, ai (= ai-normal), ai-easy, ai-hard (docs/ai.md; VEDETTE_AI_DEBUG=1
+explains each AI decision on standard error). See docs/cli.md for details.
 )";
 
 struct UsageError : std::runtime_error {
@@ -453,6 +455,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string cmd = argv[1];
+    ai::register_bot_kinds();
     try {
         if (cmd == "--help" || cmd == "-h" || cmd == "help") {
             std::cout << kUsage;

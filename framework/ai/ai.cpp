@@ -1,0 +1,257 @@
+// The AI bot: determinize, score each legal action by a procedure rollout on a copy, evaluate.
+#include "ai/ai.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "script/rules_host.hpp"
+
+namespace vedette::ai {
+
+namespace {
+
+std::ostream* g_debug = nullptr;
+bool g_debug_env_checked = false;
+int g_debug_level = 1;  // 2: every candidate's value
+
+std::ostream* debug_out() {
+    if (!g_debug_env_checked) {
+        g_debug_env_checked = true;
+        if (const char* e = std::getenv("VEDETTE_AI_DEBUG"); e && *e && std::string(e) != "0")
+            if (!g_debug) {
+                g_debug = &std::cerr;
+                g_debug_level = std::atoi(e) > 1 ? 2 : 1;
+            }
+    }
+    return g_debug;
+}
+
+// Steps that continue a procedure already begun (a stack's move, a combat, its aftermath): the
+// rollout plays them out; any other step is a fresh free choice, where the rollout stops.
+bool continues_procedure(const std::string& step) {
+    static const std::set<std::string> free_choice = {
+        "movement.choose", "combat.order", "commanders.move", "reinforcements.place",
+        "supply.allocate", "supply.depot", "supply.convert", "supply.remove_depot",
+        "supply.setup_depot", "movement.rally", "game.begin_phase"};
+    return !free_choice.count(step);
+}
+
+// Actions the AI never takes while another is available (they only undo a choice).
+bool futile(const core::Action& a, const std::string& step) {
+    return a.kind == "cancel" || (step == "movement.stack" && (a.kind == "leave" || a.kind == "drop"));
+}
+
+}  // namespace
+
+const char* level_name(Level l) {
+    switch (l) {
+        case Level::Easy: return "easy";
+        case Level::Normal: return "normal";
+        case Level::Hard: return "hard";
+    }
+    return "?";
+}
+
+Params params_for(Level l) {
+    Params p;
+    switch (l) {
+        case Level::Easy:
+            p.samples = 1;
+            p.lookahead = false;
+            p.epsilon = 0.25;
+            p.apply_budget = 300;
+            break;
+        case Level::Normal:
+            break;
+        case Level::Hard:
+            p.samples = 3;
+            p.apply_budget = 2400;
+            break;
+    }
+    return p;
+}
+
+void set_debug_stream(std::ostream* out) {
+    g_debug_env_checked = true;
+    g_debug = out;
+}
+
+AiBot::AiBot(Level level, std::uint64_t seed)
+    : level_(level), p_(params_for(level)), rng_(seed ^ 0xa1a1a1a1c0ffeeull) {}
+AiBot::~AiBot() = default;
+
+// The greedy default policy of rollouts: the action whose immediate result evaluates best for
+// `who` (no further lookahead). Applies the chosen action; returns its text.
+std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budget) {
+    std::vector<core::Action> acts;
+    try {
+        acts = rules_->actions(g, who);
+    } catch (const std::exception&) {
+        return {};
+    }
+    if (acts.empty()) return {};
+    const std::string step = g.decision.step;
+    int best = -1;
+    double best_v = -1e18;
+    core::GameState best_state = g;
+    for (size_t i = 0; i < acts.size(); ++i) {
+        if (futile(acts[i], step) && acts.size() > 1) continue;
+        if (budget <= 0 && best >= 0) break;
+        core::GameState c = g;
+        --budget;
+        try {
+            rules_->apply(c, who, acts[i]);
+        } catch (const std::exception&) {
+            continue;
+        }
+        const double v = evaluate(c, who).total;
+        if (v > best_v) {
+            best_v = v;
+            best = static_cast<int>(i);
+            best_state = std::move(c);
+        }
+    }
+    if (best < 0) return {};
+    g = std::move(best_state);
+    return acts[static_cast<size_t>(best)].text();
+}
+
+void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,
+                    int& budget) {
+    (void)role;
+    (void)start_step;
+    for (int n = 0; n < p_.rollout_steps; ++n) {
+        if (!g.result.empty() || g.decision.role.empty()) return;
+        if (!continues_procedure(g.decision.step)) return;
+        if (budget <= 0) return;
+        if (greedy(g, g.decision.role, budget).empty()) return;
+    }
+}
+
+double AiBot::score(const core::GameState& base, const std::string& role, const core::Action& a,
+                    int sample, int& budget) {
+    core::GameState g = base;
+    g.rng.restore(base.rng.state() + static_cast<std::uint64_t>(sample) * 0x9e3779b97f4a7c15ull,
+                  base.rng.inc());
+    --budget;
+    rules_->apply(g, role, a);  // throws when the determinized state disagrees
+    if (p_.lookahead) rollout(g, role, base.decision.step, budget);
+    return evaluate(g, role).total;
+}
+
+std::string AiBot::choose(const session::Session& s, const std::string& role) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto acts = s.actions(role);
+    if (acts.empty()) return {};
+    auto done = [&](const std::string& text) {
+        times_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        return text;
+    };
+    if (acts.size() == 1) {
+        reason_ = "only one legal action";
+        return done(acts[0].text());
+    }
+    const std::string step = s.state().decision.step;
+    if (p_.epsilon > 0 && rng_.below(1000) < static_cast<std::uint32_t>(p_.epsilon * 1000)) {
+        std::vector<size_t> ok;
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (!futile(acts[i], step)) ok.push_back(i);
+        if (!ok.empty()) {
+            reason_ = "easy: a random choice";
+            return done(acts[ok[rng_.below(static_cast<std::uint32_t>(ok.size()))]].text());
+        }
+    }
+    if (!rules_ || rules_def_ != &s.def()) {
+        rules_ = script::RulesHost::load(s.state().def_ptr());
+        rules_->set_print([](const std::string&) {});
+        rules_def_ = &s.def();
+    }
+    std::vector<core::GameState> worlds;
+    for (int k = 0; k < p_.samples; ++k) worlds.push_back(determinize(s, role, rng_));
+    const Evaluation before = evaluate(worlds[0], role);
+
+    int budget = p_.apply_budget;
+    std::vector<double> value(acts.size(), -1e18);
+    std::vector<bool> scored(acts.size(), false);
+    // Spread the budget: each candidate gets its share, so late candidates are not starved.
+    const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
+    for (size_t i = 0; i < acts.size(); ++i) {
+        if (futile(acts[i], step)) continue;
+        if (static_cast<int>(i) >= p_.max_candidates) break;
+        double sum = 0;
+        int n = 0;
+        for (int k = 0; k < p_.samples; ++k) {
+            int share = std::max(2, budget / std::max(1, (n_cand - static_cast<int>(i)) * p_.samples));
+            const int before_share = share;
+            try {
+                sum += score(worlds[static_cast<size_t>(k)], role, acts[i], k, share);
+                ++n;
+            } catch (const std::exception&) {
+            }
+            budget -= before_share - share;
+        }
+        if (n > 0) {
+            value[i] = sum / n + (rng_.below(1000) / 1e6);  // seeded tie-break
+            scored[i] = true;
+        }
+    }
+    size_t best = 0;
+    bool any = false;
+    for (size_t i = 0; i < acts.size(); ++i)
+        if (scored[i] && (!any || value[i] > value[best])) {
+            best = i;
+            any = true;
+        }
+    if (!any) {  // nothing could be scored on our copy: take the first non-futile action
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (!futile(acts[i], step)) {
+                best = i;
+                break;
+            }
+        reason_ = "no action could be scored; first sensible one";
+    } else {
+        std::ostringstream why;
+        why.precision(1);
+        why << std::fixed << "value " << value[best] << " vs now " << before.total;
+        // the runner-up, so a designer sees what was weighed
+        size_t second = best;
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (scored[i] && i != best && (second == best || value[i] > value[second])) second = i;
+        if (second != best) why << "; next best '" << acts[second].text() << "' " << value[second];
+        reason_ = why.str();
+    }
+    if (std::ostream* out = debug_out()) {
+        core::GameState after = worlds[0];
+        try {
+            rules_->apply(after, role, acts[best]);
+            if (p_.lookahead) {
+                int b = p_.apply_budget;
+                rollout(after, role, step, b);
+            }
+        } catch (const std::exception&) {
+        }
+        const Evaluation ev = evaluate(after, role);
+        *out << "[ai " << role << " " << level_name(level_) << "] turn " << s.state().turn << " "
+             << step << ": " << acts[best].text() << " (" << acts[best].label << ") — " << reason_
+             << "\n    before: " << before.describe() << "\n    after:  " << ev.describe()
+             << " [" << acts.size() << " actions, " << (p_.apply_budget - budget) << " applies]\n";
+        if (g_debug_level > 1)
+            for (size_t i = 0; i < acts.size(); ++i)
+                *out << "      " << acts[i].text() << ": " << (scored[i] ? std::to_string(value[i]) : "not scored") << "\n";
+    }
+    return done(acts[best].text());
+}
+
+void register_bot_kinds() {
+    session::register_bot_kind("ai", [](std::uint64_t seed) { return std::make_unique<AiBot>(Level::Normal, seed); });
+    session::register_bot_kind("ai-normal", [](std::uint64_t seed) { return std::make_unique<AiBot>(Level::Normal, seed); });
+    session::register_bot_kind("ai-easy", [](std::uint64_t seed) { return std::make_unique<AiBot>(Level::Easy, seed); });
+    session::register_bot_kind("ai-hard", [](std::uint64_t seed) { return std::make_unique<AiBot>(Level::Hard, seed); });
+}
+
+}  // namespace vedette::ai

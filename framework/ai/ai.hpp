@@ -1,0 +1,91 @@
+// The AI (issue 6): a bot for every decision of a module, for either side, at three strengths,
+// deterministic for a seed, deciding only from Session::view(role) — never the true state.
+//
+// How it decides (docs/ai.md): it builds a *determinized* GameState from its role's view
+// (hidden enemy trains drawn as genuine or dummy, unknown cards filled in, its own dice), then
+// scores each legal action by applying it on a copy with its own RulesHost and playing the rest
+// of the current procedure (a stack's move, a combat) with a greedy policy for both sides, and
+// evaluating the result (material in OF, distance of the Coalition to its objectives, cities
+// held, Napoleon's safety, supply trains). Levels differ by samples, candidates and lookahead.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "core/state.hpp"
+#include "session/bot.hpp"
+#include "session/session.hpp"
+
+namespace vedette::script {
+class RulesHost;
+}
+
+namespace vedette::ai {
+
+enum class Level { Easy, Normal, Hard };
+const char* level_name(Level l);
+
+struct Params {
+    int samples = 1;         // determinizations / dice samples per candidate action
+    int rollout_steps = 24;  // procedure rollout length cap
+    int max_candidates = 64; // candidates scored per decision (the rest get a cheap prior)
+    int apply_budget = 900;  // rules.apply calls per decision (deterministic, not a clock)
+    double epsilon = 0.0;    // chance of a random legal action (easy)
+    bool lookahead = true;   // play the procedure to its end before evaluating
+};
+Params params_for(Level l);
+
+// Where the "why" of each decision goes (null: nowhere). Also switched on by the environment
+// variable VEDETTE_AI_DEBUG=1 (standard error).
+void set_debug_stream(std::ostream* out);
+
+// Evaluation of a state from `role`'s point of view (higher is better), with its parts.
+struct Evaluation {
+    double total = 0, material = 0, objectives = 0, cities = 0, napoleon = 0, trains = 0;
+    std::string describe() const;
+};
+Evaluation evaluate(const core::GameState& s, const std::string& role);
+
+// A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
+// (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is
+// the AI's own. Never reads the true state beyond Session::view(role).
+core::GameState determinize(const session::Session& s, const std::string& role, core::Rng& rng);
+
+// The side that won, from the game's result text ("The Coalition wins ..."); empty if none.
+std::string winner_of(const core::ModuleDef& def, const std::string& result);
+
+class AiBot : public session::Bot {
+public:
+    AiBot(Level level, std::uint64_t seed);
+    ~AiBot() override;
+    std::string choose(const session::Session& s, const std::string& role) override;
+
+    Level level() const { return level_; }
+    // Wall time of each decision this bot took, in seconds (for the tournament's report).
+    const std::vector<double>& decision_seconds() const { return times_; }
+    const std::string& last_reason() const { return reason_; }
+
+private:
+    double score(const core::GameState& base, const std::string& role, const core::Action& a,
+                 int sample, int& budget);
+    void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
+                 int& budget);
+    std::string greedy(core::GameState& g, const std::string& who, int& budget);
+
+    Level level_;
+    Params p_;
+    core::Rng rng_;
+    std::shared_ptr<script::RulesHost> rules_;
+    const core::ModuleDef* rules_def_ = nullptr;
+    std::vector<double> times_;
+    std::string reason_;
+};
+
+// Registers "ai" (normal), "ai-easy", "ai-normal" and "ai-hard" with session::make_bot.
+void register_bot_kinds();
+
+}  // namespace vedette::ai

@@ -1,0 +1,179 @@
+// The static evaluation (docs/ai.md "Evaluation"). Generic parts (material) work for any module
+// whose units carry the cnw stats (of2, faces ready/disrupted); the objectives are 1814's 14.4.
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+#include "ai/ai.hpp"
+
+namespace vedette::ai {
+
+namespace {
+
+struct Objective {
+    hex::Hex hex;
+    std::string name;
+    bool capital;  // Paris; the others are "one of" (Bordeaux or Marseilles)
+    std::unordered_map<std::int64_t, int> dist;  // BFS over playable hexes
+};
+
+std::int64_t key(hex::Hex h) { return (static_cast<std::int64_t>(h.q) << 32) ^ static_cast<std::uint32_t>(h.r); }
+
+struct Profile {
+    std::string attacker, defender;  // who must take the objectives / who must hold them
+    std::vector<Objective> objectives;
+    std::vector<int> of2;            // per counter type: OF in halves (0 if not a unit)
+    std::vector<bool> unit, napoleon, genuine_train;
+    int disrupted_face_of_unit = 1;
+};
+
+std::map<const core::ModuleDef*, Profile>& profiles() {
+    static std::map<const core::ModuleDef*, Profile> p;
+    return p;
+}
+
+const Profile& profile(const core::ModuleDef& d) {
+    auto& ps = profiles();
+    if (auto it = ps.find(&d); it != ps.end()) return it->second;
+    Profile p;
+    for (const auto& ct : d.counter_types) {
+        int of2 = 0;
+        if (auto it = ct.stats.find("of2"); it != ct.stats.end() && it->second.is_int())
+            of2 = static_cast<int>(it->second.as_int());
+        p.of2.push_back(of2);
+        p.unit.push_back(ct.category == "unit");
+        p.napoleon.push_back(ct.id == "napoleon");
+        auto g = ct.stats.find("genuine");
+        p.genuine_train.push_back(g != ct.stats.end() && g->second.is_int() && g->second.as_int() == 1);
+    }
+    if (d.id == "napoleon_1814") {
+        p.attacker = "coalition";
+        p.defender = "french";
+        const std::pair<const char*, const char*> obj[] = {
+            {"5420", "Paris"}, {"5929", "Bordeaux"}, {"4832", "Marseilles"}};
+        for (const auto& [label, name] : obj) {
+            auto h = d.map.parse_label(label);
+            if (!h) continue;
+            Objective o{*h, name, std::string(name) == "Paris", {}};
+            std::deque<hex::Hex> q{*h};
+            o.dist[key(*h)] = 0;
+            while (!q.empty()) {
+                const hex::Hex c = q.front();
+                q.pop_front();
+                const int dc = o.dist[key(c)];
+                for (const hex::Hex n : hex::neighbours(c)) {
+                    const core::HexDef* hd = d.map.find(n);
+                    if (!hd || !d.map.terrain_types[static_cast<size_t>(hd->terrain)].playable) continue;
+                    if (o.dist.emplace(key(n), dc + 1).second) q.push_back(n);
+                }
+            }
+            p.objectives.push_back(std::move(o));
+        }
+    }
+    return ps.emplace(&d, std::move(p)).first->second;
+}
+
+int dist_to(const Objective& o, hex::Hex h) {
+    auto it = o.dist.find(key(h));
+    return it == o.dist.end() ? 99 : it->second;
+}
+
+}  // namespace
+
+std::string Evaluation::describe() const {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f",
+                  total, material, objectives, cities, napoleon, trains);
+    return buf;
+}
+
+std::string winner_of(const core::ModuleDef& def, const std::string& result) {
+    if (result.empty()) return {};
+    std::string low = result;
+    std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string best;
+    size_t best_pos = std::string::npos;
+    for (const auto& side : def.sides) {
+        std::string id = side.id, name = side.name;
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        for (const std::string& w : {id, name}) {
+            if (w.empty()) continue;
+            const size_t pos = low.find(w + " win");
+            if (pos != std::string::npos && pos < best_pos) {
+                best_pos = pos;
+                best = side.id;
+            }
+        }
+    }
+    return best;
+}
+
+Evaluation evaluate(const core::GameState& s, const std::string& role) {
+    const core::ModuleDef& d = s.def();
+    const Profile& p = profile(d);
+    Evaluation e;
+    if (!s.result.empty()) {
+        const std::string w = winner_of(d, s.result);
+        e.total = w.empty() ? 0 : (w == role ? 1e6 : -1e6);
+        return e;
+    }
+    const int role_idx = d.side_index(role);
+    const int att_idx = p.attacker.empty() ? -1 : d.side_index(p.attacker);
+    double obj_att = 0, cities_att = 0, nap = 0;
+    bool paris = false, south = false;
+    int nap_hex_own2 = 0;
+    std::optional<hex::Hex> nap_hex;
+    std::map<std::int64_t, int> enemy_of2_at;  // attacker OF near Napoleon
+    for (const auto& pc : s.pieces()) {
+        if (pc.owner < 0) continue;
+        const size_t t = static_cast<size_t>(pc.type);
+        if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
+        if (p.genuine_train[t] && pc.loc.is_hex()) e.trains += (pc.owner == role_idx ? 1.5 : -1.5);
+        if (!p.unit[t] || !pc.loc.is_hex()) continue;
+        const double v = p.of2[t] * (pc.face == p.disrupted_face_of_unit ? 0.6 : 1.0) + 1.0;
+        e.material += pc.owner == role_idx ? v : -v;
+        if (pc.owner == att_idx && !p.objectives.empty()) {
+            // The attacker's units want to be at their nearest objective (Paris counts more).
+            int best = 99;
+            for (const auto& o : p.objectives) {
+                const int dd = dist_to(o, pc.loc.hex) * (o.capital ? 2 : 3);
+                best = std::min(best, dd);
+                if (dist_to(o, pc.loc.hex) == 0) (o.capital ? paris : south) = true;
+            }
+            obj_att -= std::min(best, 60) * (0.5 + p.of2[t] / 8.0);
+        }
+    }
+    if (paris) cities_att += 120;
+    if (south) cities_att += 80;
+    if (paris && south) cities_att += 400;
+    // Napoleon's safety (14.4: his loss ends the game): attacker OF adjacent to his hex versus
+    // the defender's OF with him.
+    if (nap_hex) {
+        int mine = 0, theirs = 0;
+        for (const auto& [loc, ids] : s.stacks()) {
+            if (!loc.is_hex()) continue;
+            const int dd = hex::distance(loc.hex, *nap_hex);
+            if (dd > 1) continue;
+            for (int i : ids) {
+                const auto& pc = s.piece(i);
+                if (!p.unit[static_cast<size_t>(pc.type)]) continue;
+                if (pc.owner == att_idx) theirs += p.of2[static_cast<size_t>(pc.type)];
+                else if (dd == 0) mine += p.of2[static_cast<size_t>(pc.type)];
+            }
+        }
+        if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
+    }
+    (void)nap_hex_own2;
+    (void)enemy_of2_at;
+    const double sign = (att_idx == role_idx) ? 1.0 : -1.0;
+    e.objectives = sign * obj_att;
+    e.cities = sign * cities_att;
+    e.napoleon = -sign * nap;
+    e.material *= 3.0;
+    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains;
+    return e;
+}
+
+}  // namespace vedette::ai
