@@ -43,6 +43,9 @@ bool continues_procedure(const std::string& step) {
 
 // Actions the AI never takes while another is available (they only undo a choice).
 bool futile(const core::Action& a, const std::string& step) {
+    // 8.6-8.7: a forced march risks march attrition and halves the stack in combat; the
+    // rollout's single dice sample misjudges it, so the AI keeps to the normal allowance.
+    if (step == "movement.stack" && a.kind == "to" && a.label.find("forced march") != std::string::npos) return true;
     return a.kind == "cancel" || (step == "movement.stack" && (a.kind == "leave" || a.kind == "drop"));
 }
 
@@ -178,11 +181,29 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     int budget = p_.apply_budget;
     std::vector<double> value(acts.size(), -1e18);
     std::vector<bool> scored(acts.size(), false);
+    if (step == "supply.allocate") {
+        // 7.3/7.7: a train lets a stack move or rally, or makes a depot. Stacks are scored by
+        // what moving them is worth; depots by a steady value (supply lines for the advance);
+        // dummies and passing are worth nothing.
+        for (size_t i = 0; i < acts.size(); ++i) {
+            const auto& a = acts[i];
+            double v = -1;
+            if (a.kind == "allocate" && !a.args.empty()) {
+                const bool stack = a.label.find("stack") != std::string::npos;
+                const bool depot = a.label.find("depot") != std::string::npos;
+                v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
+                if (depot) v = std::max(v, depot_value(worlds[0], role, a.args[0]));
+            }
+            value[i] = v + rng_.below(1000) / 1e6;
+            scored[i] = true;
+        }
+    }
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
     for (size_t i = 0; i < acts.size(); ++i) {
         if (futile(acts[i], step)) continue;
         if (static_cast<int>(i) >= p_.max_candidates) break;
+        if (step == "supply.allocate") break;
         double sum = 0;
         int n = 0;
         for (int k = 0; k < p_.samples; ++k) {

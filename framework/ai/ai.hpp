@@ -45,10 +45,15 @@ void set_debug_stream(std::ostream* out);
 
 // Evaluation of a state from `role`'s point of view (higher is better), with its parts.
 struct Evaluation {
-    double total = 0, material = 0, objectives = 0, cities = 0, napoleon = 0, trains = 0;
+    double total = 0, material = 0, objectives = 0, cities = 0, napoleon = 0, trains = 0, command = 0, supply = 0;
     std::string describe() const;
 };
 Evaluation evaluate(const core::GameState& s, const std::string& role);
+// How much `role` gains by letting the stack at `hex` move or rally this Turn (7.3): used to
+// allocate Supply Trains, whose effect the procedure rollout cannot see.
+double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex);
+// What a depot at `hex` is worth to `role` (the units it would bring into supply).
+double depot_value(const core::GameState& s, const std::string& role, const std::string& hex);
 
 // A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
 // (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is

@@ -25,8 +25,10 @@ struct Profile {
     std::string attacker, defender;  // who must take the objectives / who must hold them
     std::vector<Objective> objectives;
     std::vector<int> of2;            // per counter type: OF in halves (0 if not a unit)
-    std::vector<bool> unit, napoleon, genuine_train;
+    std::vector<bool> unit, napoleon, genuine_train, commander;
     int disrupted_face_of_unit = 1;
+    std::map<int, std::vector<hex::Hex>> uss;  // side index -> Ultimate Supply Source hexes
+    std::vector<int> depot_face;               // per counter type: the face index "depot", or -1
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -45,9 +47,13 @@ const Profile& profile(const core::ModuleDef& d) {
         p.of2.push_back(of2);
         p.unit.push_back(ct.category == "unit");
         p.napoleon.push_back(ct.id == "napoleon");
+        p.commander.push_back(ct.category == "commander");
+        p.depot_face.push_back(ct.face_index("depot"));
         auto g = ct.stats.find("genuine");
         p.genuine_train.push_back(g != ct.stats.end() && g->second.is_int() && g->second.as_int() == 1);
     }
+    for (size_t si = 0; si < d.sides.size(); ++si)
+        if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
     if (d.id == "napoleon_1814") {
         p.attacker = "coalition";
         p.defender = "french";
@@ -75,6 +81,15 @@ const Profile& profile(const core::ModuleDef& d) {
     return ps.emplace(&d, std::move(p)).first->second;
 }
 
+bool winter(const core::GameState& s) {
+    const core::TableDef* t = s.def().table("seasons");
+    if (!t) return false;
+    for (const auto& row : t->rows)
+        if (row.size() >= 2 && row[0].is_int() && row[0].as_int() == s.turn)
+            return row[1].is_string() && row[1].as_string() == "winter";
+    return false;
+}
+
 int dist_to(const Objective& o, hex::Hex h) {
     auto it = o.dist.find(key(h));
     return it == o.dist.end() ? 99 : it->second;
@@ -84,8 +99,8 @@ int dist_to(const Objective& o, hex::Hex h) {
 
 std::string Evaluation::describe() const {
     char buf[200];
-    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f",
-                  total, material, objectives, cities, napoleon, trains);
+    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f + command %.1f + supply %.1f",
+                  total, material, objectives, cities, napoleon, trains, command, supply);
     return buf;
 }
 
@@ -126,12 +141,33 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     int nap_hex_own2 = 0;
     std::optional<hex::Hex> nap_hex;
     std::map<std::int64_t, int> enemy_of2_at;  // attacker OF near Napoleon
+    // 6.1-6.2, approximately: a unit is in supply within the supply range (5 hexes, 3 in
+    // Winter) of one of its side's depots or Ultimate Supply Sources (terrain, enemy units and
+    // depot chains are ignored: a cheap stand-in for the rules' trace).
+    std::map<int, std::vector<hex::Hex>> sources = p.uss;
+    for (const auto& pc : s.pieces())
+        if (pc.owner >= 0 && pc.loc.is_hex() && p.depot_face[static_cast<size_t>(pc.type)] >= 0 &&
+            pc.face == p.depot_face[static_cast<size_t>(pc.type)])
+            sources[pc.owner].push_back(pc.loc.hex);
+    const int range = winter(s) ? 3 : 5;
+    auto supplied = [&](int side, hex::Hex h) {
+        for (const hex::Hex& src : sources[side])
+            if (hex::distance(src, h) <= range) return true;
+        return false;
+    };
     for (const auto& pc : s.pieces()) {
         if (pc.owner < 0) continue;
         const size_t t = static_cast<size_t>(pc.type);
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
+        if (p.unit[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex))
+            e.supply += (pc.owner == role_idx ? -1.0 : 1.0) * 4.0 * (1.0 + p.of2[t] / 4.0);
         if (p.genuine_train[t] && pc.loc.is_hex()) e.trains += (pc.owner == role_idx ? 1.5 : -1.5);
-        if (!p.unit[t] || !pc.loc.is_hex()) continue;
+        if (!p.unit[t]) continue;
+        if (!pc.loc.is_hex()) {
+            // not on the map (to come, or eliminated): as far from the objectives as can be
+            if (pc.owner == att_idx && !p.objectives.empty()) obj_att -= 60 * (0.5 + p.of2[t] / 8.0);
+            continue;
+        }
         const double v = p.of2[t] * (pc.face == p.disrupted_face_of_unit ? 0.6 : 1.0) + 1.0;
         e.material += pc.owner == role_idx ? v : -v;
         if (pc.owner == att_idx && !p.objectives.empty()) {
@@ -165,6 +201,21 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
     }
+    // 8.3: only a stack with a Commander moves; 8.1: only with one it rallies. Units of the
+    // role's stacks that have a commander count a little (so commanders join the big stacks).
+    for (const auto& [loc, ids] : s.stacks()) {
+        if (!loc.is_hex()) continue;
+        bool cmd = false;
+        double w = 0;
+        for (int i : ids) {
+            const auto& pc = s.piece(i);
+            if (pc.owner != role_idx) continue;
+            const size_t t = static_cast<size_t>(pc.type);
+            if (p.commander[t]) cmd = true;
+            else if (p.unit[t]) w += 0.5 + p.of2[t] / 8.0;
+        }
+        if (cmd) e.command += 2.0 * std::min(w, 6.0);
+    }
     (void)nap_hex_own2;
     (void)enemy_of2_at;
     const double sign = (att_idx == role_idx) ? 1.0 : -1.0;
@@ -172,8 +223,68 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     e.cities = sign * cities_att;
     e.napoleon = -sign * nap;
     e.material *= 3.0;
-    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains;
+    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains + e.command + e.supply;
     return e;
+}
+
+double depot_value(const core::GameState& s, const std::string& role, const std::string& label) {
+    const core::ModuleDef& d = s.def();
+    auto h = d.map.parse_label(label);
+    const int t = d.counter_type_index(role + "_supply");
+    if (!h || t < 0) return 0;
+    const int face = d.counter_types[static_cast<size_t>(t)].face_index("depot");
+    if (face < 0) return 0;
+    core::GameState c = s;
+    c.create_piece(t, "ai_depot_probe", d.side_index(role), core::Location::at(*h), face);
+    // what the depot brings into supply, plus a little for a depot nearer the objectives
+    const double gain = evaluate(c, role).supply - evaluate(s, role).supply;
+    return gain + 1.0;
+}
+
+double stack_potential(const core::GameState& s, const std::string& role, const std::string& label) {
+    const core::ModuleDef& d = s.def();
+    const Profile& p = profile(d);
+    auto h = d.map.parse_label(label);
+    if (!h) return 0;
+    const int role_idx = d.side_index(role);
+    const int att_idx = p.attacker.empty() ? -1 : d.side_index(p.attacker);
+    double own = 0, dist = 0;
+    bool cmd = false, disrupted = false;
+    for (int i : s.stack(core::Location::at(*h))) {
+        const auto& pc = s.piece(i);
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner != role_idx) continue;
+        if (p.commander[t]) cmd = true;
+        if (!p.unit[t]) continue;
+        own += 0.5 + p.of2[t] / 8.0;
+        if (pc.face == p.disrupted_face_of_unit) disrupted = true;
+    }
+    if (own == 0) return 0;
+    // 8.3: no Commander, no move; a disrupted unit: the train serves to rally (8.1) first
+    if (!cmd) own *= 0.1;
+    else if (disrupted) own *= 0.6;
+    // one train per stack is enough (7.3): a second one adds nothing
+    for (int i : s.stack(core::Location::at(*h))) {
+        const auto& pc = s.piece(i);
+        if (pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
+    }
+    if (role_idx == att_idx) {
+        int best = 99;
+        for (const auto& o : p.objectives) best = std::min(best, dist_to(o, *h) * (o.capital ? 2 : 3));
+        dist = std::min(best, 30);
+        // a stack already on its objective need not move; far ones gain a full move
+        return own * std::min(dist, 10.0);
+    }
+    // the defender: stacks with enemies near can strike (or must get away)
+    int enemies = 0;
+    for (const auto& [loc, ids] : s.stacks()) {
+        if (!loc.is_hex() || hex::distance(loc.hex, *h) > 4) continue;
+        for (int i : ids) {
+            const auto& pc = s.piece(i);
+            if (pc.owner >= 0 && pc.owner != role_idx && p.unit[static_cast<size_t>(pc.type)]) ++enemies;
+        }
+    }
+    return own * (enemies > 0 ? 4.0 : 1.0);
 }
 
 }  // namespace vedette::ai

@@ -1,0 +1,77 @@
+// The AI layer: registration, determinism for a seed, decisions from the role's view only.
+#include <catch2/catch.hpp>
+
+#include "ai/ai.hpp"
+#include "core/state_json.hpp"
+#include "data/loader.hpp"
+#include "script/rules_host.hpp"
+
+using namespace vedette;
+
+namespace {
+struct Game {
+    std::shared_ptr<const core::ModuleDef> def;
+    std::shared_ptr<script::RulesHost> rules;
+};
+Game load_1814() {
+    auto r = data::load_module(std::string(VEDETTE_SOURCE_DIR) + "/modules/napoleon_1814");
+    REQUIRE(r.ok());
+    return {r.module, std::shared_ptr<script::RulesHost>(script::RulesHost::load(r.module))};
+}
+}  // namespace
+
+TEST_CASE("ai bot kinds are registered with the session's make_bot", "[ai]") {
+    ai::register_bot_kinds();
+    std::string why;
+    for (const char* k : {"ai", "ai-easy", "ai-normal", "ai-hard"}) CHECK(session::make_bot(k, 1, &why));
+    CHECK_FALSE(session::make_bot("ai-superhuman", 1, &why));
+    CHECK(why.find("ai-hard") != std::string::npos);
+}
+
+TEST_CASE("winner_of reads the side from the result text", "[ai]") {
+    Game g = load_1814();
+    CHECK(ai::winner_of(*g.def, "The Coalition wins: it holds Paris") == "coalition");
+    CHECK(ai::winner_of(*g.def, "The French win: Paris and Bordeaux") == "french");
+    CHECK(ai::winner_of(*g.def, "") == "");
+}
+
+TEST_CASE("the AI is deterministic for a seed and plays legal actions", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto play = [&](std::uint64_t seed) {
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        ai::AiBot a(ai::Level::Normal, seed), b(ai::Level::Normal, seed + 1);
+        std::vector<std::string> taken;
+        for (int i = 0; i < 25 && !s.over(); ++i) {
+            const std::string role = s.decider();
+            const std::string act = (role == "french" ? a : b).choose(s, role);
+            REQUIRE_FALSE(act.empty());
+            REQUIRE(s.apply(role, act).ok);
+            taken.push_back(act);
+        }
+        return taken;
+    };
+    CHECK(play(7) == play(7));
+}
+
+TEST_CASE("determinize keeps what the role sees and draws only what it cannot", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 9;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::Rng rng(3);
+    const core::GameState d = ai::determinize(s, "coalition", rng);
+    // every coalition piece is exactly where the true state has it
+    for (const auto& p : s.state().pieces()) {
+        if (p.owner != g.def->side_index("coalition")) continue;
+        const int i = d.find_piece(p.id);
+        REQUIRE(i >= 0);
+        CHECK(d.piece(i).loc == p.loc);
+    }
+    // no hidden French piece keeps its true id (the view renames them)
+    for (const auto& p : s.state().pieces())
+        if (p.hidden && p.owner == g.def->side_index("french") && p.loc.is_hex()) CHECK(d.find_piece(p.id) < 0);
+    CHECK(d.check_invariants().empty());
+}
