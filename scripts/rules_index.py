@@ -93,10 +93,23 @@ def tests_by_rule():
     return by
 
 
+def rules_from_index():
+    """Rule numbers and texts from the committed RULES.md, for checkouts without the rulebook
+    (it lives in the workplace's shared/ folder, next to the repository, not inside it)."""
+    rules, title = [], {}
+    for m in re.finditer(r"^\| (\d{1,2}\.\d{1,2}) \| (.*?) \| ", OUT.read_text(encoding="utf-8"), re.M):
+        rules.append(m.group(1))
+        title[m.group(1)] = m.group(2)
+    return rules, title
+
+
 def render():
-    text = RULEBOOK.read_text(encoding="utf-8")
-    rules = rule_numbers(text)
-    title = titles(text)
+    if RULEBOOK.exists():
+        text = RULEBOOK.read_text(encoding="utf-8")
+        rules = rule_numbers(text)
+        title = titles(text)
+    else:
+        rules, title = rules_from_index()
     tests = tests_by_rule()
     lines = [
         "# 1814: Napoleon's Defiance — rules index",
