@@ -143,15 +143,11 @@ int vt_events(lua_State* L) {
     return 1;
 }
 
-// vt.with(g, fn): calls fn(game) with the game API bound read-only to game g's state.
-int vt_with(lua_State* L) {
-    const core::GameState& s = driver(L).state(game_arg(L, 1));
+// Calls the function at stack index 2 as fn(game), with the game API bound to `cs` for reading
+// and to `s` for writing (null: read-only), restoring the previous binding afterwards.
+int call_bound(lua_State* L, const core::GameState* cs, core::GameState* s) {
     luaL_checktype(L, 2, LUA_TFUNCTION);
     Context& c = detail::ctx(L);
-    const core::GameState* saved_c = c.cstate;
-    core::GameState* saved = c.state;
-    c.cstate = &s;
-    c.state = nullptr;
     struct Restore {
         Context& c;
         const core::GameState* cs;
@@ -160,7 +156,9 @@ int vt_with(lua_State* L) {
             c.cstate = cs;
             c.state = s;
         }
-    } restore{c, saved_c, saved};
+    } restore{c, c.cstate, c.state};
+    c.cstate = cs;
+    c.state = s;
     const int base = lua_gettop(L);
     lua_pushvalue(L, 2);
     lua_getglobal(L, "game");
@@ -168,31 +166,16 @@ int vt_with(lua_State* L) {
     return lua_gettop(L) - base;
 }
 
+// vt.with(g, fn): calls fn(game) with the game API bound read-only to game g's state.
+int vt_with(lua_State* L) { return call_bound(L, &driver(L).state(game_arg(L, 1)), nullptr); }
+
 // vt.edit(g, fn): calls fn(game) with the game API bound WRITABLE to game g's state, to arrange
 // a position for a test (place pieces, set variables). Test-only: players never get this.
 int vt_edit(lua_State* L) {
     core::GameState& s = driver(L).edit_state(game_arg(L, 1));
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    Context& c = detail::ctx(L);
-    const core::GameState* saved_c = c.cstate;
-    core::GameState* saved = c.state;
-    c.cstate = &s;
-    c.state = &s;
-    struct Restore {
-        Context& c;
-        const core::GameState* cs;
-        core::GameState* s;
-        ~Restore() {
-            c.cstate = cs;
-            c.state = s;
-        }
-    } restore{c, saved_c, saved};
-    const int base = lua_gettop(L);
-    lua_pushvalue(L, 2);
-    lua_getglobal(L, "game");
-    lua_call(L, 1, LUA_MULTRET);
+    const int n = call_bound(L, &s, &s);
     s.events.clear();
-    return lua_gettop(L) - base;
+    return n;
 }
 
 // test(name, fn): registers a test.
