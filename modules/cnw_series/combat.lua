@@ -1316,6 +1316,7 @@ steps["combat.withdraw"] = {
 }
 
 steps["combat.overflow"] = {
+    transient_overstack = true,  -- 11.11: the excess is being resolved (game.lua invariants)
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         local c = current(game)
@@ -1337,6 +1338,7 @@ steps["combat.overflow"] = {
 }
 
 steps["combat.further"] = {
+    transient_overstack = true,
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         local c = current(game)
