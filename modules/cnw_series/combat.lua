@@ -41,7 +41,7 @@ end
 
 -- The numbers of combat for this game. The variable "_combat_params" (set only by tests with
 -- vt.edit: players never change variables) overrides fields, so the worked example can be
--- checked under the 1813 parameters in the 1814 module; see rulings_combat.md.
+-- checked under the 1813 parameters in the 1814 module; see RULINGS.md (combat rulings).
 local function numbers(ctx, game)
     local p = {}
     for k, v in pairs(ctx.params) do p[k] = v end

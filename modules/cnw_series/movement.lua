@@ -93,7 +93,7 @@ local function use_train(game, id)
 end
 
 -- 8.1: "in supply" (6.1). The supply engineer's test when loaded; otherwise the allocation of the
--- Supply Train (7.3 requires General Supply) stands for it (rulings_movement.md M-2).
+-- Supply Train (7.3 requires General Supply) stands for it (RULINGS.md M-2).
 local function in_general_supply(ctx, game, id)
     local supply = optional("cnw.supply")
     if supply and supply.unit_in_general_supply then
