@@ -14,6 +14,7 @@
 --   combat_divisor(ctx, game, side, defending_hex) -> 1 or 2   1814 r.14.6
 --   combat_may_attack(ctx, game, unit_id) -> bool               e.g. 1814 r.14.7 garrisons
 --   combat_may_support(ctx, game, unit_id, role) -> bool        role "attack"/"defence"
+--   combat_may_target(ctx, game, hex, enemy_side) -> bool      e.g. 1814 r.14.8 (no combat)
 --   combat_withdrawal(ctx, game, unit_id, forced) -> nil/"stay"/"eliminate"
 --   combat_value_bonus(ctx, game, info) -> integer              16.2 commanders' abilities (later)
 --   combat_reveal(ctx, game, info)                              15.1 hidden forces (later)
@@ -379,7 +380,8 @@ local function possible_attacks(ctx, game, side)
     for _, hex in ipairs(game.occupied()) do
         if can_attack_from(ctx, game, hex, side) then
             for _, n in ipairs(map.neighbours(hex)) do
-                if target_kind(game, n, enemy) and not core.lake_between(hex, n) then
+                if target_kind(game, n, enemy) and not core.lake_between(hex, n)
+                    and hook(ctx, "combat_may_target", game, n, enemy) ~= false then
                     out[#out + 1] = { hex, n }
                 end
             end

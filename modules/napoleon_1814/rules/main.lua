@@ -110,8 +110,6 @@ end
 
 -- 14.7 (combat): garrisons never attack nor support an attack, do not support a defence
 -- (digest A-52), stay put in a voluntary withdrawal and are eliminated in a forced one.
-function hooks.combat_may_attack(ctx, game, id) return not ctx.core.is_garrison(game, id) end
-function hooks.combat_may_support(ctx, game, id, role) return not ctx.core.is_garrison(game, id) end
 function hooks.combat_withdrawal(ctx, game, id, forced)
     if not ctx.core.is_garrison(game, id) then return nil end
     return forced and "eliminate" or "stay"
@@ -148,6 +146,23 @@ function hooks.may_enter(ctx, game, side, hex, ids)
     if game.turn() >= 4 or not map.in_region(hex, "south_west_of_garonne") then return true end
     for _, id in ipairs(ids) do
         if not pyrenean(game, id) then return false end
+    end
+    return true
+end
+
+-- 14.7: garrisons may not attack nor support. 14.8: before Turn 4 the units of Soult's and
+-- Wellington's commands may not engage in combat: they neither attack nor support, and their
+-- hexes cannot be attacked (RULINGS.md C-23).
+local function pyrenean_winter(game, id) return game.turn() < 4 and pyrenean(game, id) end
+function hooks.combat_may_attack(ctx, game, id)
+    return not ctx.core.is_garrison(game, id) and not pyrenean_winter(game, id)
+end
+function hooks.combat_may_support(ctx, game, id, role)
+    return not ctx.core.is_garrison(game, id) and not pyrenean_winter(game, id)
+end
+function hooks.combat_may_target(ctx, game, hex, enemy)
+    for _, id in ipairs(ctx.core.units_at(game, hex, enemy)) do
+        if pyrenean_winter(game, id) then return false end
     end
     return true
 end

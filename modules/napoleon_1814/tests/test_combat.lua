@@ -610,3 +610,18 @@ test("11.19 a hex holding disrupted units only defends with 1xd6 alone", functio
     apply_all(g, "french", { "attack 4920 4921", "confirm", "cc 0" })
     expect_event(g, "11.19: the defenders are all disrupted: FDV = die 5")
 end)
+
+test("14.8 before Turn 4 Soult's and Wellington's units neither attack nor are attacked; from Turn 4 they fight", function()
+    local function arrange(game)
+        place(game, "fr_friant", "fi", "4921")
+        coalition_stack(game, "4920", 1)
+        place(game, "fr_boyer", "boyer", "6132")      -- Soult's command (army pyrenees)
+        place(game, "co_br1", "howard", "6232")       -- Wellington's command (army peninsula)
+    end
+    local g = combat_game { turn = 3, arrange = arrange }
+    assert(vt.decision(g).role == "french", "the French may order an attack elsewhere")
+    assert(vt.has_action(g, "french", "attack 4921 4920"), "an ordinary attack is allowed")
+    assert(not vt.has_action(g, "french", "attack 6132 6232"), "Soult's units may not attack before Turn 4")
+    local spring = combat_game { turn = 4, arrange = arrange }
+    assert(vt.has_action(spring, "french", "attack 6132 6232"), "from Turn 4 they may")
+end)
