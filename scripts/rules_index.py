@@ -46,6 +46,8 @@ NO_TEST = {
     "3.5": "refers to 16.2",
     "3.6": "nationality colours are data (counters.xml stat color), drawn by the GUI",
     "3.7": "marker counters exist (counters.xml)",
+    "4.2": "attacking and supporting stacks stay in their own hexes during combat, so their OF is "
+           "never counted in the defending hex; an advance is checked against 4.1 (11.12 tests)",
     "4.3": "definition of 'stack'",
     "5.2": "the Turn ends after the last phase: tested by 5.1/14.3 game-length tests",
     "5.3": "refers to 14.3 and 14.4",
