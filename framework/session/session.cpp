@@ -158,7 +158,10 @@ Session Session::start(std::shared_ptr<const core::ModuleDef> def,
 
 std::vector<core::Action> Session::actions(const std::string& role) const {
     if (over() || role != state_.decision.role) return {};
-    return rules_->actions(state_, role);  // read-only: the host refuses mutations while listing
+    if (cached_ && cached_->role == role) return cached_->actions;
+    // Read-only: the host refuses mutations while listing.
+    cached_ = CachedActions{role, rules_->actions(state_, role)};
+    return cached_->actions;
 }
 
 ApplyResult Session::apply(const std::string& role, const std::string& action_text) {
@@ -207,6 +210,7 @@ ApplyResult Session::apply(const std::string& role, const std::string& action_te
     undo_.push_back({std::move(state_), log_.size()});
     if (undo_.size() > kMaxUndo) undo_.erase(undo_.begin());
     state_ = std::move(next);
+    cached_.reset();
     r.ok = true;
     r.events = entry.events;
     log_.push_back(std::move(entry));
@@ -229,6 +233,7 @@ bool Session::can_undo(const std::string& role, std::string* why) const {
 bool Session::undo(const std::string& role, std::string* why) {
     if (!can_undo(role, why)) return false;
     state_ = std::move(undo_.back().state);
+    cached_.reset();
     undo_.pop_back();
     log_.pop_back();
     return true;

@@ -62,6 +62,7 @@ public:
     // Module tests only (vt.edit): the state, writable, outside the door. Drops the undo history.
     core::GameState& state_for_tests() {
         undo_.clear();
+        cached_.reset();
         return state_;
     }
     const core::ModuleDef& def() const { return state_.def(); }
@@ -125,6 +126,14 @@ private:
     };
     std::vector<Snapshot> undo_;
     bool record_hashes_ = true;
+    // The last listing of legal actions, until the state changes: a client lists the actions,
+    // then applies one, and apply() checks legality against the same list without asking the
+    // rules twice.
+    struct CachedActions {
+        std::string role;
+        std::vector<core::Action> actions;
+    };
+    mutable std::optional<CachedActions> cached_;
 };
 
 // Places a scenario's pieces, tracks, variables and decks into a fresh state.
