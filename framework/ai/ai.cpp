@@ -174,6 +174,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         rules_->set_print([](const std::string&) {});
         rules_def_ = &s.def();
     }
+    // evaluate() asks this host for the module's real supply status (rules.ai_features)
+    struct FeatureGuard {
+        explicit FeatureGuard(script::RulesHost* r) { set_feature_rules(r); }
+        ~FeatureGuard() { set_feature_rules(nullptr); }
+    } feature_guard(rules_.get());
     std::vector<core::GameState> worlds;
     for (int k = 0; k < p_.samples; ++k) worlds.push_back(determinize(s, role, rng_));
     const Evaluation before = evaluate(worlds[0], role);

@@ -49,6 +49,9 @@ struct Evaluation {
     std::string describe() const;
 };
 Evaluation evaluate(const core::GameState& s, const std::string& role);
+// The RulesHost whose rules.ai_features (if the module exports it) gives evaluate() the real
+// supply status; null: the distance approximation. AiBot sets its own while it decides.
+void set_feature_rules(script::RulesHost* rules);
 // How much `role` gains by letting the stack at `hex` move or rally this Turn (7.3): used to
 // allocate Supply Trains, whose effect the procedure rollout cannot see.
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex);

@@ -2,15 +2,20 @@
 // whose units carry the cnw stats (of2, faces ready/disrupted); the objectives are 1814's 14.4.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "ai/ai.hpp"
+#include "script/rules_host.hpp"
 
 namespace vedette::ai {
 
 namespace {
+
+thread_local script::RulesHost* g_feature_rules = nullptr;  // the AI's own RulesHost while it decides
 
 struct Objective {
     hex::Hex hex;
@@ -95,7 +100,40 @@ int dist_to(const Objective& o, hex::Hex h) {
     return it == o.dist.end() ? 99 : it->second;
 }
 
+// The module's real supply status (rules.ai_features, 6.1-6.2): side index -> keys of the hexes
+// holding that side's out-of-supply stacks. False when the module exports no ai_features (or it
+// failed): the caller falls back on the distance approximation.
+bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out) {
+    script::RulesHost* r = g_feature_rules;
+    if (!r || &r->def() != &s.def() || !r->has_function("ai_features")) return false;
+    const core::ModuleDef& d = s.def();
+    try {
+        core::GameState c = s;
+        for (size_t si = 0; si < d.sides.size(); ++si) {
+            const core::Value v = r->call(c, "ai_features", {core::Value(d.sides[si].id)});
+            if (!v.is_object()) return false;
+            auto it = v.as_object().find("out_of_supply");
+            if (it == v.as_object().end() || !it->second.is_object()) continue;
+            for (const auto& [label, flag] : it->second.as_object()) {
+                (void)flag;
+                if (auto h = d.map.parse_label(label)) out[static_cast<int>(si)].insert(key(*h));
+            }
+        }
+    } catch (const std::exception& e) {
+        static bool told = false;
+        if (!told && std::getenv("VEDETTE_AI_DEBUG")) {
+            told = true;
+            std::fprintf(stderr, "[ai] rules.ai_features failed (distance approximation used): %s\n", e.what());
+        }
+        out.clear();
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
+
+void set_feature_rules(script::RulesHost* rules) { g_feature_rules = rules; }
 
 std::string Evaluation::describe() const {
     char buf[200];
@@ -141,7 +179,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     int nap_hex_own2 = 0;
     std::optional<hex::Hex> nap_hex;
     std::map<std::int64_t, int> enemy_of2_at;  // attacker OF near Napoleon
-    // 6.1-6.2, approximately: a unit is in supply within the supply range (5 hexes, 3 in
+    // 6.1-6.2: the module's own trace (rules.ai_features) when it exports one; otherwise,
+    // approximately: a unit is in supply within the supply range (5 hexes, 3 in
     // Winter) of one of its side's depots or Ultimate Supply Sources (terrain, enemy units and
     // depot chains are ignored: a cheap stand-in for the rules' trace).
     std::map<int, std::vector<hex::Hex>> sources = p.uss;
@@ -150,7 +189,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             pc.face == p.depot_face[static_cast<size_t>(pc.type)])
             sources[pc.owner].push_back(pc.loc.hex);
     const int range = winter(s) ? 3 : 5;
+    std::map<int, std::set<std::int64_t>> unsupplied;
+    const bool real = real_supply(s, unsupplied);
     auto supplied = [&](int side, hex::Hex h) {
+        if (real) return unsupplied[side].count(key(h)) == 0;
         for (const hex::Hex& src : sources[side])
             if (hex::distance(src, h) <= range) return true;
         return false;

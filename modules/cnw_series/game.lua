@@ -111,6 +111,27 @@ function G.new(params, phases, hooks)
         step.apply(ctx, game, role, action, d)
     end
 
+    -- Features for bots (framework/ai): the real general supply status (6.1-6.2, 14.13) of
+    -- `role`'s stacks on the map. Returns { in_supply = { [hex] = true }, out_of_supply =
+    -- { [hex] = true } } (plain tables; read-only). The field is traced once; a hex outside it
+    -- is confirmed with supply.stack_in_general_supply (units supplied in place).
+    local supply_lib
+    function rules.ai_features(game, role)
+        supply_lib = supply_lib or require("cnw.supply")
+        local field = supply_lib._field(ctx, game, role)
+        local inside, outside = {}, {}
+        for _, hex in ipairs(game.occupied()) do
+            if #core.units_at(game, hex, role) > 0 then
+                if field[hex] or supply_lib.stack_in_general_supply(ctx, game, hex, role) then
+                    inside[hex] = true
+                else
+                    outside[hex] = true
+                end
+            end
+        end
+        return { in_supply = inside, out_of_supply = outside }
+    end
+
     -- Broken invariants, for `vedette-cli play --check-invariants` and the random-games sweep
     -- (scripts/random-games.sh). An empty list when all hold.
     function rules.invariants(game)
