@@ -120,7 +120,19 @@ bool App::open_module(const std::string& dir) {
     for (const auto& o : def_->options)
         if (o.default_on) options_.insert(o.id);
     controller_.clear();
-    for (const auto& s : def_->sides) controller_[s.id] = contains(opts_.ai_roles, s.id) ? "ai" : "human";
+    bot_kind_.clear();
+    for (const auto& s : def_->sides) {
+        controller_[s.id] = "human";
+        bot_kind_[s.id] = "random";
+    }
+    // --ai ROLE: the random bot; --ai ROLE=KIND: the bot kind KIND (ai-easy, ai, ai-hard, ...)
+    for (const std::string& r : opts_.ai_roles) {
+        const auto eq = r.find('=');
+        const std::string role = r.substr(0, eq);
+        if (!controller_.count(role)) continue;
+        controller_[role] = "ai";
+        bot_kind_[role] = eq == std::string::npos ? "random" : r.substr(eq + 1);
+    }
     about_text_.clear();
     for (const char* doc : {"SOURCES.md", "MAP.md", "README.md"}) {
         const std::string t = read_text(def_->dir + "/" + doc);
@@ -419,7 +431,8 @@ void App::poll_ai() {
     if (ai_clock_.getElapsedTime().asSeconds() < ai_delay_) return;
     if (!bots_.count(d)) {
         std::string why;
-        bots_[d] = session::make_bot("random", seed_ ^ std::hash<std::string>{}(d), &why);
+        const std::string kind = bot_kind_.count(d) ? bot_kind_[d] : "random";
+        bots_[d] = session::make_bot(kind, seed_ ^ std::hash<std::string>{}(d), &why);
         if (!bots_[d]) {
             ai_error_ = "No bot: " + why;
             return;
@@ -850,8 +863,15 @@ void App::ui_start() {
             ImGui::Text("%-16s", s.name.c_str());
             ImGui::SameLine(220 * imgui_.scale());
             if (ImGui::RadioButton("Human", controller_[s.id] == "human")) controller_[s.id] = "human";
-            ImGui::SameLine();
-            if (ImGui::RadioButton("AI (random)", controller_[s.id] == "ai")) controller_[s.id] = "ai";
+            static const std::pair<const char*, const char*> kinds[] = {
+                {"AI easy", "ai-easy"}, {"AI normal", "ai"}, {"AI hard", "ai-hard"}, {"AI random", "random"}};
+            for (const auto& [label, kind] : kinds) {
+                ImGui::SameLine();
+                if (ImGui::RadioButton(label, controller_[s.id] == "ai" && bot_kind_[s.id] == kind)) {
+                    controller_[s.id] = "ai";
+                    bot_kind_[s.id] = kind;
+                }
+            }
             ImGui::PopID();
         }
         ImGui::PushFont(imgui_.fonts().bold);
@@ -1355,7 +1375,13 @@ void App::run_script_step() {
     else if (c.verb == "scenario") scenario_ = arg(0);
     else if (c.verb == "seed") seed_ = std::strtoull(arg(0).c_str(), nullptr, 10);
     else if (c.verb == "option") arg(1) == "off" ? (void)options_.erase(arg(0)) : (void)options_.insert(arg(0));
-    else if (c.verb == "side") controller_[arg(0)] = arg(1) == "ai" ? "ai" : "human";
+    else if (c.verb == "side") {
+        // side ROLE human | ai (the random bot) | random | ai-easy | ai-normal | ai-hard
+        const std::string who = arg(1);
+        const bool bot = who == "ai" || who == "random" || who.rfind("ai-", 0) == 0;
+        controller_[arg(0)] = bot ? "ai" : "human";
+        bot_kind_[arg(0)] = who == "ai" || !bot ? "random" : (who == "ai-normal" ? "ai" : who);
+    }
     else if (c.verb == "start") { if (!start_game()) script_error(c, status_); }
     else if (c.verb == "click-hex") click_hex(arg(0));
     else if (c.verb == "click-piece") click_piece(arg(0));

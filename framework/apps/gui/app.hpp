@@ -35,7 +35,7 @@ struct AppOptions {
     std::string scenario;
     std::optional<std::uint64_t> seed;
     std::string load, replay;
-    std::vector<std::string> ai_roles;
+    std::vector<std::string> ai_roles;  // "ROLE" (random bot) or "ROLE=KIND"
     std::string screenshot;
     int frames = 0;
     std::string script;
@@ -114,6 +114,7 @@ private:
     std::string scenario_;
     std::set<std::string> options_;
     std::map<std::string, std::string> controller_;  // side id -> "human" | "ai"
+    std::map<std::string, std::string> bot_kind_;    // side id -> session::make_bot kind
     std::uint64_t seed_ = 1;
 
     std::optional<session::Session> session_;

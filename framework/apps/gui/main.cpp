@@ -4,15 +4,17 @@
 #include <iostream>
 #include <string>
 
+#include "ai/ai.hpp"
 #include "app.hpp"
 
 namespace {
 
 void usage(std::ostream& os) {
     os << "usage: vedette [MODULE_DIR] [--scenario ID] [--seed N] [--load SAVE] [--replay SAVE]\n"
-          "               [--ai ROLE]... [--ui-scale F] [--size WxH]\n"
+          "               [--ai ROLE[=KIND]]... [--ui-scale F] [--size WxH]\n"
           "               [--screenshot FILE --frames N] [--script FILE]\n"
           "Without MODULE_DIR: modules/napoleon_1814 (or the fixture module) of the source tree.\n"
+          "--ai ROLE: the random bot plays ROLE; KIND: random, ai-easy, ai (normal), ai-hard.\n"
           "--screenshot/--frames/--script are for tests: run scripted GUI commands, save the\n"
           "screen after N frames, and exit. docs/gui.md lists the script commands.\n";
 }
@@ -20,6 +22,7 @@ void usage(std::ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    vedette::ai::register_bot_kinds();
     vedette::gui::AppOptions o;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
