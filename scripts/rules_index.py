@@ -32,7 +32,7 @@ WHERE = {
     "11": "cnw_series/combat.lua, combat_values.lua",
     "12": "cnw_series/commanders.lua",
     "13": "cnw_series/reinforcements.lua",
-    "14": "napoleon_1814/rules/main.lua (scenario hooks) + the phase modules",
+    "14": "napoleon_1814/rules/main.lua (scenario hooks), rules/scenario.lua (14.9, 14.10) + the phase modules",
     "15": "not implemented yet",
     "16": "not implemented yet",
 }

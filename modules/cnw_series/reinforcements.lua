@@ -16,7 +16,8 @@
 -- cc_min/cc_max. Hooks: entry_ignores_adjacency(ctx, game, id) (14.13),
 -- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
--- game) (checks made once the last phase is over, 14.12).
+-- game) (checks made once the last phase is over, 14.12), entry_hexes(ctx, game, id) (pieces with
+-- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9).
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 
@@ -107,12 +108,22 @@ end
 
 -- ---- 13.2-13.4 reinforcements -------------------------------------------------------------------
 
+-- ctx.hooks.entry_hexes(ctx, game, id) -> list of hexes: where a reinforcement without a fixed
+-- arrive_at may enter (1814's 14.9); such pieces may wait off the board in a box.
+local function entry_hexes(ctx, game, id)
+    local hexes = ctx.hooks.entry_hexes and ctx.hooks.entry_hexes(ctx, game, id)
+    if hexes then return hexes end
+    return { game.prop(id, "arrive_at") }
+end
+
 local function due(ctx, game, side)
     local out = {}
     for _, id in ipairs(game.pieces { owner = side }) do
-        if game.piece(id).loc == nil then
+        local loc = game.piece(id).loc
+        if loc == nil or (loc:sub(1, 4) == "box:" and loc ~= "box:eliminated") then
             local t = game.prop(id, "arrive_turn")
-            if type(t) == "number" and t <= game.turn() and game.prop(id, "arrive_at") then
+            if type(t) == "number" and t <= game.turn()
+                and (game.prop(id, "arrive_at") or game.prop(id, "arrive_anywhere")) then
                 out[#out + 1] = id
             end
         end
@@ -156,7 +167,9 @@ end
 local function placeable(ctx, game, side)
     local out = {}
     for _, id in ipairs(due(ctx, game, side)) do
-        if R.entry_allowed(ctx, game, id, game.prop(id, "arrive_at")) then out[#out + 1] = id end
+        for _, hex in ipairs(entry_hexes(ctx, game, id)) do
+            if R.entry_allowed(ctx, game, id, hex) then out[#out + 1] = id; break end
+        end
     end
     return out
 end
@@ -210,10 +223,19 @@ R.phase.steps["reinforcements.place"] = {
         local out = {}
         local forced = false
         for _, id in ipairs(placeable(ctx, game, role)) do
-            local hex = game.prop(id, "arrive_at")
             if must_deploy(ctx, game, id) then forced = true end
-            out[#out + 1] = { kind = "place", args = { id }, pieces = { id }, hexes = { hex },
-                              label = "Place " .. id .. " at " .. hex .. " (13.2)" }
+            if game.prop(id, "arrive_at") then
+                local hex = game.prop(id, "arrive_at")
+                out[#out + 1] = { kind = "place", args = { id }, pieces = { id }, hexes = { hex },
+                                  label = "Place " .. id .. " at " .. hex .. " (13.2)" }
+            else
+                for _, hex in ipairs(entry_hexes(ctx, game, id)) do
+                    if R.entry_allowed(ctx, game, id, hex) then
+                        out[#out + 1] = { kind = "place", args = { id, hex }, pieces = { id }, hexes = { hex },
+                                          label = "Place " .. id .. " at " .. hex }
+                    end
+                end
+            end
         end
         if may_wait(ctx, role) and not forced then
             out[#out + 1] = { kind = "done", args = {}, label = "Hold the other reinforcements back (13.4)" }
@@ -223,10 +245,11 @@ R.phase.steps["reinforcements.place"] = {
     apply = function(ctx, game, role, action, d)
         if action.kind == "place" then
             local id = action.args[1]
-            local hex = game.prop(id, "arrive_at")
+            local hex = action.args[2] or game.prop(id, "arrive_at")
             game.move(id, hex)
             game.set_prop(id, "arrive_turn", nil)
-            game.log(id .. " arrives at " .. hex .. " (13.2)")
+            game.set_prop(id, "arrive_anywhere", nil)
+            game.log(id .. " arrives at " .. hex .. (action.args[2] and "" or " (13.2)"))
             return decide_placement(ctx, game, d.context.order)
         end
         close_side(ctx, game, role, d.context.order)

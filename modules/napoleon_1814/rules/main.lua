@@ -188,7 +188,9 @@ end
 
 -- 14.13: the B.A.C. enters at Vliessingen in any Turn the city holds no enemy unit (13.3's
 -- adjacency clause does not apply to it: RULINGS S-14).
+-- 14.9: the veterans from Spain return "subject to Rule 4.1" only (RULINGS S-27).
 function hooks.entry_ignores_adjacency(ctx, game, id)
+    if game.prop(id, "arrive_anywhere") == true then return true end
     return game.prop(id, "arrive_repeat") == true and game.prop(id, "arrive_at") == VLIESSINGEN
 end
 
@@ -219,6 +221,12 @@ function hooks.end_of_turn(ctx, game)
         end
     end
 end
+
+-- 14.9 and 14.10 at the start of a Turn (rules/scenario.lua).
+local scenario = require("scenario")
+function hooks.start_of_turn(ctx, game) return scenario.start_of_turn(ctx, game) end
+hooks.entry_hexes = scenario.entry_hexes
+for name, step in pairs(scenario.steps) do reinforcements.start.steps[name] = step end
 
 local phases = {}
 phases.movement = movement                         -- 8

@@ -1,0 +1,199 @@
+-- 1814: Napoleon's Defiance — scenario rules acting at the start of a Turn: 14.10 Anglona and
+-- 14.9 veteran French units from Spain (removal at the start of the Turn, return in the
+-- Reinforcement Phase through the library's entry_hexes hook). See RULINGS.md S-*.
+--
+--   scenario.start_of_turn(ctx, game) -> true when a decision was made (the hook of
+--       reinforcements.start); each step below calls it again when done, and moves to the next
+--       phase once it returns false.
+--   scenario.steps   the steps, to be added to the start phase's steps.
+--   scenario.entry_hexes(ctx, game, id)  14.9's return hexes.
+local core = require("cnw.core")
+local supply = require("cnw.supply")
+
+local S = { steps = {} }
+
+local VETERANS_FROM_TURN, VETERANS_MAX, VETERANS_BOX = 5, 4, "box:adjacent_to_map"
+local ANGLONA_CORPS = "AndRes"
+
+local function on_map(game, id)
+    local loc = game.piece(id).loc
+    return loc ~= nil and map.exists(loc)
+end
+
+local function continue(ctx, game)
+    if not S.start_of_turn(ctx, game) then ctx.next_phase(game) end
+end
+
+-- ---- 14.10 Anglona --------------------------------------------------------------------------
+
+-- Anglona's forces: the Coalition units listed under him (corps "AndRes"), on the map.
+local function anglona_units(game)
+    local out = {}
+    for _, id in ipairs(game.pieces { owner = "coalition" }) do
+        if core.is_unit(game, id) and game.stat(id, "corps") == ANGLONA_CORPS and on_map(game, id) then
+            out[#out + 1] = id
+        end
+    end
+    return out
+end
+
+local function anglona_in_france(game)
+    for _, id in ipairs(anglona_units(game)) do
+        if map.in_region(game.piece(id).loc, "france") then return true end
+    end
+    return false
+end
+
+-- The disrupted French units on the map nearest to Anglona's forces: the ids at the least
+-- distance, and that distance.
+local function nearest_disrupted(game)
+    local forces = anglona_units(game)
+    local best, ids = nil, {}
+    for _, id in ipairs(game.pieces { owner = "french" }) do
+        if core.is_unit(game, id) and on_map(game, id) and core.disrupted(game, id) then
+            local d
+            for _, a in ipairs(forces) do
+                local x = map.distance(game.piece(id).loc, game.piece(a).loc)
+                if not d or x < d then d = x end
+            end
+            if d then
+                if not best or d < best then best, ids = d, { id } elseif d == best then ids[#ids + 1] = id end
+            end
+        end
+    end
+    table.sort(ids)
+    return ids, best
+end
+
+local function rally(game, id)
+    game.set_face(id, "ready")
+    game.log(id .. " is restored to full strength (14.10 Anglona)")
+end
+
+-- Rallies `left` units nearest first; asks the French when a tie must be broken.
+local function anglona_rally(ctx, game, left)
+    while left > 0 do
+        local ids = nearest_disrupted(game)
+        if #ids == 0 then break end
+        if #ids > left then
+            game.set_active("french")
+            game.decide { role = "french", step = "scenario.anglona", rule = "14.10",
+                          prompt = "Choose a disrupted unit to restore to full strength, among those " ..
+                              "equally near to Anglona's forces (14.10; " .. left .. " left)",
+                          context = { left = left } }
+            return true
+        end
+        for _, id in ipairs(ids) do rally(game, id) end
+        left = left - #ids
+    end
+    return false
+end
+
+S.steps["scenario.anglona"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, id in ipairs((nearest_disrupted(game))) do
+            out[#out + 1] = { kind = "rally", args = { id }, pieces = { id }, hexes = { game.piece(id).loc },
+                              label = "Restore " .. id .. " to full strength (14.10)" }
+        end
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        rally(game, action.args[1])
+        if anglona_rally(ctx, game, d.context.left - 1) then return end
+        continue(ctx, game)
+    end,
+}
+
+-- ---- 14.9 veteran French units from Spain ----------------------------------------------------
+
+local function veterans_eligible(game)
+    local out = {}
+    if (game.var("veterans_transferred") or 0) >= VETERANS_MAX then return out end
+    for _, id in ipairs(game.pieces { owner = "french" }) do
+        if core.is_unit(game, id) and game.stat(id, "army") == "pyrenees" and on_map(game, id)
+            and not core.is_garrison(game, id) then
+            out[#out + 1] = id
+        end
+    end
+    return out
+end
+
+local function veterans_decision(ctx, game)
+    local n = game.var("veterans_transferred") or 0
+    game.set_active("french")
+    game.decide { role = "french", step = "scenario.veterans", rule = "14.9",
+                  prompt = "Remove divisions of Soult's command to the box adjacent to the map, " ..
+                      "to return in the Reinforcement Phase of Turn " .. (game.turn() + 2) ..
+                      " (14.9; " .. (VETERANS_MAX - n) .. " more allowed), or go on" }
+end
+
+S.steps["scenario.veterans"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, id in ipairs(veterans_eligible(game)) do
+            out[#out + 1] = { kind = "remove", args = { id }, pieces = { id }, hexes = { game.piece(id).loc },
+                              label = "Send " .. id .. " from Spain to the box adjacent to the map (14.9)" }
+        end
+        out[#out + 1] = { kind = "done", args = {}, label = "Send no more units (14.9)" }
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        if action.kind == "remove" then
+            local id = action.args[1]
+            game.move(id, VETERANS_BOX)
+            game.set_prop(id, "arrive_turn", game.turn() + 2)
+            game.set_prop(id, "arrive_anywhere", true)
+            game.set_var("veterans_transferred", (game.var("veterans_transferred") or 0) + 1)
+            game.log(id .. " leaves Soult's command for the box adjacent to the map; it returns in the " ..
+                "Reinforcement Phase of Turn " .. (game.turn() + 2) .. " (14.9)")
+            if #veterans_eligible(game) > 0 then return veterans_decision(ctx, game) end
+        end
+        game.set_var("veterans_done_turn", game.turn())
+        continue(ctx, game)
+    end,
+}
+
+-- 14.9: a hex in General Supply holding a French commander (4.1 is checked by the library).
+function S.entry_hexes(ctx, game, id)
+    if not game.prop(id, "arrive_anywhere") then return nil end
+    local out, seen = {}, {}
+    for _, c in ipairs(game.pieces { owner = "french" }) do
+        local loc = game.piece(c).loc
+        if core.is_commander(game, c) and loc and map.exists(loc) and not seen[loc] then
+            seen[loc] = true
+            if supply.stack_in_general_supply(ctx, game, loc, "french") then out[#out + 1] = loc end
+        end
+    end
+    table.sort(out)
+    return out
+end
+
+-- ---- the start of the Turn ------------------------------------------------------------------
+
+function S.start_of_turn(ctx, game)
+
+    local turn = game.turn()
+    -- 14.10 first (digest A-54: before the Random Event Card)
+    if game.var("anglona_done_turn") ~= turn then
+        game.set_var("anglona_done_turn", turn)
+        if anglona_in_france(game) then
+            local score = game.roll(1, 6, "14.10 Anglona's forces are in France")
+            local n = score // 2
+            game.log("Anglona's forces in France: " .. n .. " disrupted French units are restored (14.10)")
+            if anglona_rally(ctx, game, n) then return true end
+        end
+    end
+    if turn >= VETERANS_FROM_TURN and game.var("veterans_done_turn") ~= turn then
+        if #veterans_eligible(game) > 0 then
+            veterans_decision(ctx, game)
+            return true
+        end
+        game.set_var("veterans_done_turn", turn)
+    end
+    return false
+end
+
+return S
