@@ -75,3 +75,32 @@ TEST_CASE("determinize keeps what the role sees and draws only what it cannot", 
         if (p.hidden && p.owner == g.def->side_index("french") && p.loc.is_hex()) CHECK(d.find_piece(p.id) < 0);
     CHECK(d.check_invariants().empty());
 }
+
+TEST_CASE("rules.ai_features gives each of the role's stacks its real supply status", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    REQUIRE(g.rules->has_function("ai_features"));
+    core::GameState st = s.state();
+    for (const std::string role : {"coalition", "french"}) {
+        const core::Value v = g.rules->call(st, "ai_features", {core::Value(role)});
+        REQUIRE(v.is_object());
+        const auto& o = v.as_object();
+        REQUIRE(o.count("in_supply"));
+        REQUIRE(o.count("out_of_supply"));
+        const auto& in = o.at("in_supply").as_object();
+        const auto& out = o.at("out_of_supply").as_object();
+        CHECK_FALSE(in.empty());  // the set-up stacks near their sources are supplied
+        // every hex of the role's units on the map is in exactly one of the two
+        const int side = g.def->side_index(role);
+        for (const auto& pc : st.pieces()) {
+            if (pc.owner != side || !pc.loc.is_hex()) continue;
+            if (g.def->counter_types[static_cast<size_t>(pc.type)].category != "unit") continue;
+            const std::string h = g.def->map.label(pc.loc.hex);
+            CHECK(in.count(h) + out.count(h) == 1);
+        }
+        for (const auto& [h, flag] : in) CHECK(out.count(h) == 0);
+    }
+    CHECK(core::state_to_json(st) == core::state_to_json(s.state()));  // read only
+}
