@@ -15,6 +15,9 @@
 --   commander_may_leave(ctx, game, id, phase) -> bool (14.5 Napoleon in Paris)
 --   may_enter(ctx, game, side, hex, unit_ids) -> bool (scenario areas, 14.11 ...)
 --   stack_capacity(ctx, game, hex, side) -> half-OF  (15.2 overstacking; as combat.lua)
+--   train_actions(ctx, game, side) -> actions, train_apply(ctx, game, side, action)  other uses of
+--                                                    a Supply Train in 8.2's alternation (15.2)
+--   end_of_movement(ctx, game) -> true if it decided  after the phase (15.2's excess check)
 --   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation)
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
 -- and ctx.params: march = {winter=, spring=}, forced_march, stack_limit_of2, supply_tie_first,
@@ -648,6 +651,8 @@ local function end_phase(ctx, game)
         end
     end
     game.log("Rally and Movement phase over; the dummy Supply Trains are removed (rulings M-4)")
+    -- end_of_movement(ctx, game) -> true when it made a decision (it moves on itself: 15.2)
+    if ctx.hooks.end_of_movement and ctx.hooks.end_of_movement(ctx, game) then return end
     ctx.next_phase(game)
 end
 
@@ -822,6 +827,10 @@ M.steps["movement.choose"] = {
                               public = "pass " .. hex,     -- the opponent does not learn the counter
                               label = "Pass, discarding the Supply Train at " .. hex .. " (8.2)" }
         end
+        -- other uses of a Supply Train in the alternation (15.2 overstacking): the hook's actions
+        if ctx.hooks.train_actions then
+            for _, a in ipairs(ctx.hooks.train_actions(ctx, game, role)) do out[#out + 1] = a end
+        end
         return out
     end,
     apply = function(ctx, game, role, action, d)
@@ -829,6 +838,10 @@ M.steps["movement.choose"] = {
             local hex = game.piece(action.args[1]).loc
             use_train(game, action.args[1])
             game.log(role .. " passes and discards a Supply Train at " .. hex .. " (8.2)")
+            return decide_next(ctx, game, true)
+        end
+        if action.kind ~= "move" then       -- a hook's action (train_actions): the player's turn
+            ctx.hooks.train_apply(ctx, game, role, action)
             return decide_next(ctx, game, true)
         end
         local mc = movable_stack(ctx, game, role, action.args[1])

@@ -75,12 +75,12 @@ end
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
 -- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
 local NOT_YET = {
-    hidden_forces = "15.1 hidden forces", overstacking = "15.2 overstacking",
+    hidden_forces = "15.1 hidden forces",
     event_cards = "16.1 Random Event Cards", command_structure = "16.2 command structure",
     murat_neutral = "16.3 Murat", cc_victory = "16.4 Combat Commands victory",
 }
 function hooks.setup(ctx, game)
-    for _, id in ipairs { "hidden_forces", "overstacking", "event_cards", "command_structure",
+    for _, id in ipairs { "hidden_forces", "event_cards", "command_structure",
                           "murat_neutral", "cc_victory" } do
         if game.option(id) then
             game.refuse("the option " .. NOT_YET[id] .. " is not implemented yet (see RULES.md)")
@@ -227,6 +227,12 @@ local scenario = require("scenario")
 function hooks.start_of_turn(ctx, game) return scenario.start_of_turn(ctx, game) end
 hooks.entry_hexes = scenario.entry_hexes
 for name, step in pairs(scenario.steps) do reinforcements.start.steps[name] = step end
+-- 15.2 overstacking (optional rule; rules/scenario.lua).
+hooks.stack_capacity = scenario.stack_capacity
+hooks.train_actions = scenario.train_actions
+hooks.train_apply = scenario.train_apply
+hooks.end_of_movement = scenario.end_of_movement
+for name, step in pairs(scenario.movement_steps) do movement.steps[name] = step end
 
 local phases = {}
 phases.movement = movement                         -- 8

@@ -7,6 +7,8 @@
 --       phase once it returns false.
 --   scenario.steps   the steps, to be added to the start phase's steps.
 --   scenario.entry_hexes(ctx, game, id)  14.9's return hexes.
+--   15.2 overstacking: scenario.stack_capacity, train_actions, train_apply, end_of_movement
+--       (hooks of the library) and scenario.movement_steps (added to the movement phase's).
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 
@@ -170,6 +172,103 @@ function S.entry_hexes(ctx, game, id)
     table.sort(out)
     return out
 end
+
+-- ---- 15.2 overstacking (optional rule "overstacking") -----------------------------------------
+-- var `overstack`: a list of { hex =, side =, turn = }, one per Supply Train allocated in 8.2's
+-- alternation to raise the capacity of the hex of a stack by 3 OF (6 half-OF). An allocation
+-- counts until the excess check at the end of the next Turn's Rally and Movement phase
+-- (digest §2.5, RULINGS M-25, M-26), which eliminates the excess units, opponent's choice.
+
+local OVERSTACK_OF2, OVERSTACK_MAX = 6, 2
+
+local function overstacks(game) return game.var("overstack") or {} end
+
+local function allocations(game, hex, side, turn)
+    local n = 0
+    for _, e in ipairs(overstacks(game)) do
+        if e.hex == hex and e.side == side and (turn == nil or e.turn == turn) then n = n + 1 end
+    end
+    return n
+end
+
+function S.stack_capacity(ctx, game, hex, side)
+    local base = ctx.params.stack_limit_of2 or 12
+    if not game.option("overstacking") then return base end
+    return base + OVERSTACK_OF2 * allocations(game, hex, side)
+end
+
+function S.train_actions(ctx, game, side)
+    local out = {}
+    if not game.option("overstacking") then return out end
+    for _, id in ipairs(require("cnw.movement").all_trains(game, side)) do
+        local hex = game.piece(id).loc
+        if #core.units_at(game, hex, side) > 0 and allocations(game, hex, side, game.turn()) < OVERSTACK_MAX then
+            out[#out + 1] = { kind = "overstack", args = { id }, hexes = { hex }, pieces = { id },
+                              label = "Allocate the Supply Train at " .. hex ..
+                                  " to raise the hex's capacity by 3 OF for one Turn (15.2)" }
+        end
+    end
+    return out
+end
+
+function S.train_apply(ctx, game, side, action)
+    local id = action.args[1]
+    local hex = game.piece(id).loc
+    supply.use_train(game, id)
+    local list = overstacks(game)
+    list[#list + 1] = { hex = hex, side = side, turn = game.turn() }
+    game.set_var("overstack", list)
+    game.log(side .. " allocates a Supply Train to the stack at " .. hex .. ": its capacity is " ..
+        string.format("%g", S.stack_capacity(ctx, game, hex, side) / 2) .. " OF until the end of the next Rally and Movement phase (15.2)")
+end
+
+-- The allocations of earlier Turns expire: a stack over the capacity left loses units, chosen by
+-- the opponent one at a time. Returns true when it asked for a choice.
+local function overstack_check(ctx, game)
+    local list = overstacks(game)
+    local turn = game.turn()
+    for _, e in ipairs(list) do
+        if e.turn < turn then
+            local cap = (ctx.params.stack_limit_of2 or 12) + OVERSTACK_OF2 * allocations(game, e.hex, e.side, turn)
+            if core.stack_of2(game, e.hex, e.side) > cap then
+                local enemy = core.enemy(e.side)
+                game.set_active(enemy)
+                game.decide { role = enemy, step = "scenario.overstack_excess", rule = "15.2",
+                              prompt = "The stack at " .. e.hex .. " exceeds its capacity of " .. string.format("%g", cap / 2) ..
+                                  " OF: choose a unit to eliminate (15.2)",
+                              context = { hex = e.hex, side = e.side } }
+                return true
+            end
+        end
+    end
+    local keep = {}
+    for _, e in ipairs(list) do if e.turn >= turn then keep[#keep + 1] = e end end
+    if #list > 0 then game.set_var("overstack", keep) end
+    return false
+end
+
+function S.end_of_movement(ctx, game)
+    if not game.option("overstacking") then return false end
+    return overstack_check(ctx, game)
+end
+
+S.movement_steps = {}
+S.movement_steps["scenario.overstack_excess"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, id in ipairs(core.units_at(game, d.context.hex, d.context.side)) do
+            out[#out + 1] = { kind = "eliminate", args = { id }, pieces = { id }, hexes = { d.context.hex },
+                              label = "Eliminate " .. id .. " (15.2)" }
+        end
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        core.eliminate(game, action.args[1], "excess over the stacking capacity, 15.2")
+        if overstack_check(ctx, game) then return end
+        ctx.next_phase(game)
+    end,
+}
 
 -- ---- the start of the Turn ------------------------------------------------------------------
 

@@ -143,3 +143,77 @@ test("14.10 no effect while Anglona's forces are outside France", function()
     assert(not logged(g, "14.10"))
     assert(step(g) ~= "scenario.anglona")
 end)
+
+-- ---- 15.2 ---------------------------------------------------------------------------------------
+
+-- A movement phase on Turn `turn` with the pieces { type, hex, id=, face= } (Supply Trains face
+-- "train") and the optional rule 15.2 when `overstacking`.
+local function movement(turn, pieces, overstacking, vars)
+    local g = vt.new_game { setup = EMPTY, seed = 1, options = overstacking and { "overstacking" } or {} }
+    vt.edit(g, function(game)
+        game.set_turn(turn)
+        for _, p in ipairs(pieces) do
+            game.create(p[1], { id = p.id or p[1], at = p[2], face = p.face, hidden = p.face == "train" })
+        end
+        for k, v in pairs(vars or {}) do game.set_var(k, v) end
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = "movement" } }
+    end)
+    vt.apply(g, "french", "begin")
+    return g
+end
+local function train(hex, id) return { "french_supply", hex, id = id, face = "train" } end
+
+-- 4.5 + 1.5 + 1.5 OF at 5621 with Ney; 3 OF at 5721 with Marmont, next to it
+local function two_stacks(extra)
+    local p = { { "ney", "5621" }, { "fr_meunier", "5621" }, { "fr_decouz", "5621" }, { "fr_curial", "5621" },
+                train("5621", "ft1"), train("5621", "ft2"),
+                { "marmont", "5721" }, { "fr_barrois", "5721" }, { "fr_friant", "5721" }, train("5721", "ft3") }
+    for _, x in ipairs(extra or {}) do p[#p + 1] = x end
+    return p
+end
+
+test("15.2 a Supply Train allocated to a stack raises the capacity of its hex by 3 OF, so that other units may join it", function()
+    local g = movement(3, two_stacks(), true)
+    assert(step(g) == "movement.choose")
+    vt.apply(g, "french", "move 5721")
+    assert(not vt.has_action(g, "french", "to 5621"), "4.1: 4.5 + 3 OF > 6")
+    vt.apply(g, "french", "cancel")
+    assert(vt.has_action(g, "french", "overstack ft1"))
+    vt.apply(g, "french", "overstack ft1")
+    assert(logged(g, "its capacity is 9 OF"))
+    assert(loc(g, "ft1") ~= "5621", "the train is used")
+    vt.apply(g, "french", "move 5721")
+    assert(vt.has_action(g, "french", "to 5621"), "9 OF of capacity")
+end)
+
+test("15.2 at most two Supply Trains per stack raise its capacity", function()
+    local g = movement(3, two_stacks { train("5621", "ft4") }, true)
+    vt.apply(g, "french", "overstack ft1")
+    vt.apply(g, "french", "overstack ft2")
+    assert(logged(g, "its capacity is 12 OF"))
+    assert(not vt.has_action(g, "french", "overstack ft4"))
+    assert(vt.has_action(g, "french", "overstack ft3"), "another stack")
+end)
+
+test("15.2 without the optional rule a Supply Train cannot raise the capacity", function()
+    local g = movement(3, two_stacks(), false)
+    assert(step(g) == "movement.choose")
+    assert(not vt.has_action(g, "french", "overstack ft1"))
+end)
+
+test("15.2 excess units in a stack over its capacity when the increase ends are eliminated, opponent's choice", function()
+    -- 7.5 OF at 5621 under an allocation of the previous Turn; no Supply Train this Turn
+    local g = movement(4, { { "ney", "5621" }, { "fr_meunier", "5621" }, { "fr_decouz", "5621" },
+                            { "fr_curial", "5621" }, { "fr_barrois", "5621" }, { "fr_friant", "5621" } }, true,
+                       { overstack = { { hex = "5621", side = "french", turn = 3 } } })
+    local d = vt.decision(g)
+    assert(d.step == "scenario.overstack_excess" and d.role == "coalition" and d.rule == "15.2")
+    assert(vt.has_action(g, "coalition", "eliminate fr_friant"))
+    vt.apply(g, "coalition", "eliminate fr_friant")     -- 6.5 OF: still too many
+    assert(step(g) == "scenario.overstack_excess")
+    vt.apply(g, "coalition", "eliminate fr_meunier")    -- 5 OF
+    assert(step(g) ~= "scenario.overstack_excess")
+    assert(loc(g, "fr_friant") == "box:eliminated" and loc(g, "fr_meunier") == "box:eliminated")
+    assert(loc(g, "fr_barrois") == "5621")
+    assert(vt.with(g, function(game) return #(game.var("overstack") or {}) end) == 0)
+end)
