@@ -17,6 +17,7 @@
 ---@field label? string what it does, in words (default: the text)
 ---@field hexes? Hex[] hexes the GUI highlights
 ---@field pieces? PieceId[] pieces the GUI highlights
+---@field public? string what other roles see in the log instead of the text (secret actions)
 
 ---@class AppliedAction
 ---@field kind string
