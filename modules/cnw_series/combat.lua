@@ -95,15 +95,8 @@ local function hex_name(hex)
     return n and (hex .. " (" .. n .. ")") or hex
 end
 
-local function capacity(ctx, game, hex, side)
-    return hook(ctx, "stack_capacity", game, hex, side) or ctx.params.stack_limit_of2 or 12
-end
-
-local function of2_of(game, ids)
-    local t = 0
-    for _, id in ipairs(ids) do t = t + core.of2(game, id) end
-    return t
-end
+local capacity = core.capacity
+local of2_of = core.of2_sum
 
 local function under_forage(game, hex, side)
     for _, id in ipairs(game.pieces_at(hex)) do

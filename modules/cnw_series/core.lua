@@ -88,6 +88,20 @@ function core.stack_of2(game, hex, side)
     return total
 end
 
+-- The OF of a list of units, in halves.
+function core.of2_sum(game, ids)
+    local total = 0
+    for _, id in ipairs(ids) do total = total + core.of2(game, id) end
+    return total
+end
+
+-- 4.1: the capacity of a hex for a side, in half-OF: params.stack_limit_of2, or what the
+-- game's stack_capacity hook says (15.2 overstacking).
+function core.capacity(ctx, game, hex, side)
+    local hook = ctx.hooks.stack_capacity
+    return (hook and hook(ctx, game, hex, side)) or ctx.params.stack_limit_of2 or 12
+end
+
 function core.types_in(game, ids, undisrupted_only)
     local seen, n = {}, 0
     for _, id in ipairs(ids) do

@@ -142,8 +142,7 @@ function G.new(params, phases, hooks)
         if not (step and step.transient_overstack) then
             for _, hex in ipairs(game.occupied()) do
                 for _, side in ipairs(core.SIDES) do
-                    local cap = hooks.stack_capacity and hooks.stack_capacity(ctx, game, hex, side)
-                        or ctx.params.stack_limit_of2
+                    local cap = core.capacity(ctx, game, hex, side)
                     local of2 = core.stack_of2(game, hex, side)
                     if of2 > cap then
                         broken[#broken + 1] = string.format("4.1: %s has %s OF of %s in %s (limit %s)",

@@ -132,11 +132,7 @@ end
 
 -- ---- 8.4 conditions ---------------------------------------------------------------------------
 
-local function limit_of2(ctx, game, hex, side)
-    local l = ctx.params.stack_limit_of2 or 12
-    if ctx.hooks.stack_capacity then l = ctx.hooks.stack_capacity(ctx, game, hex, side) or l end
-    return l
-end
+local limit_of2 = core.capacity
 
 local function normal_allowance(ctx, game)
     local m = ctx.params.march or {}
@@ -200,11 +196,7 @@ local function anchors_at(game, hex, side, group)
     return out
 end
 
-local function group_of2(game, units)
-    local t = 0
-    for _, id in ipairs(units) do t = t + core.of2(game, id) end
-    return t
-end
+local group_of2 = core.of2_sum
 
 -- The step cost of the moving group `mc` (nil = not allowed), and stop_at(h): entering h ends
 -- the move (bp6). Caches live only for this call.
