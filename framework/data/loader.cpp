@@ -491,22 +491,27 @@ LoadResult ModuleLoader::run() {
     if (!sink_.empty()) return {nullptr, sink_.take()};
 
     core::Sha256 hash;
-    bool hashed = src_.for_each_file(limits::kMaxHashedFiles,
-                                     [&](const std::string& rel, const std::string& bytes) {
-                                         // path NUL size(8 bytes LE) bytes, per file
-                                         hash.update(rel);
-                                         hash.update("\0", 1);
-                                         std::uint64_t n = bytes.size();
-                                         unsigned char len[8];
-                                         for (int i = 0; i < 8; ++i) {
-                                             len[i] = static_cast<unsigned char>(n >> (8 * i));
-                                         }
-                                         hash.update(len, 8);
-                                         hash.update(bytes);
-                                     });
+    auto hash_file = [&](const std::string& rel, const std::string& bytes) {
+        // path NUL size(8 bytes LE) bytes, per file
+        hash.update(rel);
+        hash.update("\0", 1);
+        std::uint64_t n = bytes.size();
+        unsigned char len[8];
+        for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>(n >> (8 * i));
+        hash.update(len, 8);
+        hash.update(bytes);
+    };
+    bool hashed = src_.for_each_file(limits::kMaxHashedFiles, hash_file);
+    // The shared rules libraries are part of the rules a save was played with: a change to
+    // them must change the module's hash too (paths "../<folder>/<file>").
+    for (const auto& lib : m_.rule_libraries) {
+        hashed = hashed && src_.for_each_file_in("../" + lib.folder, limits::kMaxHashedFiles,
+                                                 hash_file);
+    }
     if (!hashed) {
         sink_.add(dir_, 0,
-                  "cannot read every file of the module folder to compute its content hash "
+                  "cannot read every file of the module folder and its rules libraries to "
+                  "compute its content hash "
                   "(at most " +
                       std::to_string(limits::kMaxHashedFiles) + " files)");
         return {nullptr, sink_.take()};

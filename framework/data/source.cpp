@@ -60,9 +60,19 @@ class DiskSource : public Source {
     bool for_each_file(
         std::size_t max_files,
         const std::function<void(const std::string&, const std::string&)>& fn) const override {
+        return walk(fs::path(dir_), "", max_files, fn);
+    }
+    bool for_each_file_in(
+        const std::string& rel_dir, std::size_t max_files,
+        const std::function<void(const std::string&, const std::string&)>& fn) const override {
+        return walk(fs::path(dir_) / rel_dir, rel_dir + "/", max_files, fn);
+    }
+
+  private:
+    static bool walk(const fs::path& root, const std::string& prefix, std::size_t max_files,
+                     const std::function<void(const std::string&, const std::string&)>& fn) {
         std::vector<std::string> rels;
         std::error_code ec;
-        fs::path root(dir_);
         // Directory symlinks are not followed (no loops); file symlinks are hashed by content.
         fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
         if (ec) return false;
@@ -78,12 +88,11 @@ class DiskSource : public Source {
         for (const auto& rel : rels) {
             FileRead r = read_path(root / rel, static_cast<std::size_t>(-1) / 2);
             if (r.status != FileRead::Status::Ok) return false;
-            fn(rel, r.bytes);
+            fn(prefix + rel, r.bytes);
         }
         return true;
     }
 
-  private:
     std::string dir_;
 };
 
@@ -114,7 +123,22 @@ class MemorySource : public Source {
         std::size_t max_files,
         const std::function<void(const std::string&, const std::string&)>& fn) const override {
         if (files_.size() > max_files) return false;
-        for (const auto& [rel, bytes] : files_) fn(rel, bytes);  // std::map: sorted by path
+        for (const auto& [rel, bytes] : files_) {  // std::map: sorted by path
+            if (rel.rfind("../", 0) == 0) continue;  // a sibling library, not this module
+            fn(rel, bytes);
+        }
+        return true;
+    }
+    bool for_each_file_in(
+        const std::string& rel_dir, std::size_t max_files,
+        const std::function<void(const std::string&, const std::string&)>& fn) const override {
+        std::string prefix = rel_dir + "/";
+        std::size_t n = 0;
+        for (auto it = files_.lower_bound(prefix);
+             it != files_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+            if (++n > max_files) return false;
+            fn(it->first, it->second);
+        }
         return true;
     }
 

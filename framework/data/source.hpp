@@ -29,6 +29,11 @@ class Source {
     virtual bool for_each_file(
         std::size_t max_files,
         const std::function<void(const std::string&, const std::string&)>& fn) const = 0;
+    // The same over the files below `rel_dir` (relative to the module folder, may start with
+    // "../" for a sibling library folder); `fn` gets paths prefixed with "rel_dir/".
+    virtual bool for_each_file_in(
+        const std::string& rel_dir, std::size_t max_files,
+        const std::function<void(const std::string&, const std::string&)>& fn) const = 0;
 };
 
 std::unique_ptr<Source> disk_source(const std::string& dir);

@@ -260,6 +260,31 @@ TEST_CASE("content hash covers every file, by path and bytes", "[data][hash]") {
           data::load_module_from_memory(moved2, "x").module->content_hash);
 }
 
+TEST_CASE("content hash covers the shared rules libraries the module uses", "[data][hash]") {
+    auto files = test::fixture_files();
+    auto& xml = files["module.xml"];
+    const std::string tag = "<rules main=\"rules/main.lua\"/>";
+    auto at = xml.find(tag);
+    REQUIRE(at != std::string::npos);
+    xml.replace(at, tag.size(),
+                "<rules main=\"rules/main.lua\"><library id=\"lib\" folder=\"shared_lib\"/></rules>");
+    files["../shared_lib/util.lua"] = "return {}\n";
+    auto a = data::load_module_from_memory(files, "x");
+    REQUIRE(a.ok());
+
+    auto changed = files;
+    changed["../shared_lib/util.lua"] = "return { x = 1 }\n";
+    CHECK(data::load_module_from_memory(changed, "x").module->content_hash !=
+          a.module->content_hash);
+    auto added = files;
+    added["../shared_lib/more.lua"] = "";
+    CHECK(data::load_module_from_memory(added, "x").module->content_hash != a.module->content_hash);
+    // A sibling folder the module does not use does not count.
+    auto other = files;
+    other["../unrelated/x.lua"] = "";
+    CHECK(data::load_module_from_memory(other, "x").module->content_hash == a.module->content_hash);
+}
+
 // ---- broken modules: one per error kind, exact diagnostics ------------------------------------
 
 TEST_CASE("each broken module reports exactly its errors", "[data][broken]") {
