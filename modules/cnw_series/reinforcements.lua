@@ -12,7 +12,8 @@
 -- whose Reinforcement Phase they arrive), arrive_at (the hex) and optionally arrive_repeat (an
 -- entry possible on that Turn or any later one). Params: cossacks_from_turn,
 -- reinforcements_may_wait (sides whose reinforcements wait instead of being lost, 13.4),
--- reinforcements_river_exception (13.3's "unless separated by a river"), stack_limit_of2,
+-- reinforcements_river_exception (13.3's "unless separated by a river"), stack_limit_of2 (via
+-- core.capacity and the hook stack_capacity),
 -- cc_min/cc_max. Hooks: entry_ignores_adjacency(ctx, game, id) (14.13),
 -- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
@@ -131,7 +132,8 @@ local function due(ctx, game, side)
     return out
 end
 
--- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1.
+-- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1 (the
+-- hex's capacity, core.capacity: 6 OF, or more under 1814's 15.2).
 function R.entry_allowed(ctx, game, id, hex)
     local side = game.piece(id).owner
     if not map.exists(hex) or not core.playable(hex) then return false end
@@ -150,7 +152,7 @@ function R.entry_allowed(ctx, game, id, hex)
         end
     end
     if core.is_unit(game, id) then
-        if core.stack_of2(game, hex, side) + core.of2(game, id) > ctx.params.stack_limit_of2 then return false end
+        if core.stack_of2(game, hex, side) + core.of2(game, id) > core.capacity(ctx, game, hex, side) then return false end
     end
     return true
 end
