@@ -69,21 +69,30 @@ function hooks.victory_at_end_of_turn(ctx, game)
             (held(BORDEAUX) and "Bordeaux" or "Marseilles") .. " at the end of Turn " .. game.turn() .. " (14.4)")
         return true
     end
+    -- 16.4 (advanced): the French basic CCs (9.2: the Set Up Card figure with the permanent
+    -- adjustments, the track <side>_cc_basic) are 6 and the Coalition's 1. Checked after 14.4's
+    -- automatic Coalition victory (RULINGS CS-1).
+    if game.option("cc_victory") and game.track("french_cc_basic") >= ctx.params.cc_max
+        and game.track("coalition_cc_basic") <= ctx.params.cc_min then
+        game.finish("The French win: their basic Combat Commands are " .. game.track("french_cc_basic") ..
+            " and the Coalition's " .. game.track("coalition_cc_basic") .. " at the end of Turn " .. game.turn() .. " (16.4)")
+        return true
+    end
     return false
 end
 
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
 -- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
 local NOT_YET = {
-    hidden_forces = "15.1 hidden forces",
-    event_cards = "16.1 Random Event Cards", command_structure = "16.2 command structure",
-    murat_neutral = "16.3 Murat", cc_victory = "16.4 Combat Commands victory",
+    { "hidden_forces", "15.1 hidden forces" },
+    { "event_cards", "16.1 Random Event Cards" },
+    { "command_structure", "16.2 command structure" },
+    { "murat_neutral", "16.3 Murat" },
 }
 function hooks.setup(ctx, game)
-    for _, id in ipairs { "hidden_forces", "event_cards", "command_structure",
-                          "murat_neutral", "cc_victory" } do
-        if game.option(id) then
-            game.refuse("the option " .. NOT_YET[id] .. " is not implemented yet (see RULES.md)")
+    for _, entry in ipairs(NOT_YET) do
+        if game.option(entry[1]) then
+            game.refuse("the option " .. entry[2] .. " is not implemented yet (see RULES.md)")
         end
     end
 end
