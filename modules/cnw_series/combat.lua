@@ -16,13 +16,15 @@
 --   combat_may_support(ctx, game, unit_id, role) -> bool        role "attack"/"defence"
 --   combat_may_target(ctx, game, hex, enemy_side) -> bool      e.g. 1814 r.14.8 (no combat)
 --   combat_withdrawal(ctx, game, unit_id, forced) -> nil/"stay"/"eliminate"
---   combat_value_bonus(ctx, game, info) -> integer              16.2 commanders' abilities (later)
+--   combat_value_bonus(ctx, game, info) -> integer              a bonus added to the final values
+-- The advanced command structure (16.2) is command.lua's, applied when command.active.
 --   combat_reveal(ctx, game, info)                              15.1 hidden forces (later)
 --   combat_commands_adjust(ctx, game)                           16.1 event cards (later)
 --   commander_eliminated(ctx, game, id)                         1814 r.14.4 Napoleon
 --   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking (later)
 local core = require("cnw.core")
 local V = require("cnw.combat_values")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local M = {}
 local SIDES = core.SIDES
@@ -753,6 +755,37 @@ end
 
 -- ---- 11.2-11.16: values and hits -----------------------------------------------------------
 
+-- 16.2 (advanced) in the value inputs: the CR of the Commander who can command the most units of
+-- the attacking / defending stack (limited to those units), the senior Commander's CF bonus
+-- (before 11.3, so before combined arms and halving), and the supporting stacks' Cavalry Corps
+-- Commander exception.
+local function command_inputs(ctx, game, c, att, def, ordered, und)
+    local notes = {}
+    local function main(inputs, hex, side, units, attacking, label)
+        local cmds = core.commanders_at(game, hex, side)
+        local v, who, n = command.combat_cr(ctx, game, cmds, units)
+        if v then
+            inputs.cr = v
+            notes[#notes + 1] = string.format("%s CR %d (%s commands %d unit(s))", label, v, who, n)
+        end
+        local b, by = command.cf_bonus(ctx, game, cmds, units, attacking)
+        if b > 0 then
+            inputs.main.cf = inputs.main.cf + b
+            notes[#notes + 1] = string.format("%s CF %+d (%s, senior Commander)", label, b, by)
+        end
+    end
+    main(att, c.from, c.attacker, ordered, true, "attack")
+    if not def.all_disrupted then main(def, c.to, c.defender, und, false, "defence") end
+    for _, pair in ipairs { { att, "attacker", c.attacker }, { def, "defender", c.defender } } do
+        local inputs, role, side = pair[1], pair[2], pair[3]
+        for _, s in ipairs(inputs.supports) do
+            s.commander = command.support_commander(ctx, game, core.commanders_at(game, s.hex, side),
+                alive_at(game, c.sup[role], s.hex))
+        end
+    end
+    if #notes > 0 then game.log("16.2: " .. table.concat(notes, "; ")) end
+end
+
 -- Inputs of the pure functions, from the board. Exposed for the tests' logs.
 local function value_inputs(ctx, game, c, N, p)
     local to = c.to
@@ -796,6 +829,7 @@ local function value_inputs(ctx, game, c, N, p)
             commander = #core.commanders_at(game, hex, c.defender) > 0, hex = hex,
         }
     end
+    if command.active(ctx, game) then command_inputs(ctx, game, c, att, def, ordered, und) end
     return att, def
 end
 

@@ -23,6 +23,7 @@
 -- and ctx.params: march = {winter=, spring=}, forced_march, stack_limit_of2, supply_tie_first,
 -- recon_in_force = {min_units=, max_target_units=, cost=} (absent: no 8.5 in this game).
 local core = require("cnw.core")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local M = {}
 
@@ -499,14 +500,20 @@ local function new_move(ctx, game, side, hex)
              path = { hex }, fates = {}, ended = false, _train = trains[#trains] }
 end
 
+-- The Commanders at hex who have not moved this phase (8.4 bp2).
+local function fresh_commanders(game, hex, side)
+    local out = {}
+    for _, id in ipairs(core.commanders_at(game, hex, side)) do
+        if not game.prop(id, "moved") then out[#out + 1] = id end
+    end
+    return out
+end
+
 -- May `side` start a move from `hex` (8.2-8.4)? Returns the move context or nil.
 local function movable_stack(ctx, game, side, hex)
     if #M.trains_at(game, hex, side) == 0 then return nil end                       -- bp1
-    local fresh = false
-    for _, id in ipairs(core.commanders_at(game, hex, side)) do                     -- bp2
-        if not game.prop(id, "moved") then fresh = true end
-    end
-    if not fresh then return nil end
+    local fresh = fresh_commanders(game, hex, side)                                 -- bp2
+    if #fresh == 0 then return nil end
     local all = core.units_at(game, hex, side)
     if #all == 0 then return nil end                                                 -- 8.3
     for _, id in ipairs(all) do
@@ -515,6 +522,8 @@ local function movable_stack(ctx, game, side, hex)
     if M.under_siege(ctx, game, hex, side) then return nil end                       -- siege
     local mc = new_move(ctx, game, side, hex)
     if #mc.units == 0 then return nil end
+    -- 16.2 (advanced): the Supply Train serves only a Commander able to command a moving unit
+    if not command.train_allowed(ctx, game, fresh, mc.units) then return nil end
     if not any_step(ctx, game, mc) and #recon_targets(ctx, game, mc) == 0 then return nil end
     return mc
 end
@@ -597,6 +606,14 @@ local function march_attrition(ctx, game, mc)
     for _, id in ipairs(mc.units) do if on_map(game, id) then ids[#ids + 1] = id end end
     for _, id in ipairs(mc.cmds) do ids[#ids + 1] = id end
     local extra = ctx.hooks.march_attrition_drm and ctx.hooks.march_attrition_drm(ctx, game, ids) or 0
+    if command.active(ctx, game) then
+        -- 16.2: the Commanders who accompanied the stack throughout (mc.cmds)
+        local units = {}
+        for _, id in ipairs(mc.units) do if on_map(game, id) then units[#units + 1] = id end end
+        local drm, why = command.march_drm(ctx, game, units, mc.cmds)
+        if why then game.log("16.2 march attrition drm " .. string.format("%+d", drm) .. ": " .. why) end
+        extra = extra + drm
+    end
     local total = game.roll(1, 6, "8.6 march attrition at " .. mc.at)
     local score = total + drm + extra
     local elim, disr = attrition_result(score)
@@ -699,8 +716,9 @@ end
 local function rally_hexes(ctx, game, side)
     local out = {}
     for _, hex in ipairs(hexes_of(game, side)) do
-        if #M.trains_at(game, hex, side) > 0 and #rally_commanders(game, hex, side) > 0
-            and #rally_candidates(ctx, game, hex, side) > 0 then
+        local cmds = rally_commanders(game, hex, side)
+        if #M.trains_at(game, hex, side) > 0 and #cmds > 0 and #rally_candidates(ctx, game, hex, side) > 0
+            and command.train_allowed(ctx, game, cmds, core.units_at(game, hex, side)) then   -- 16.2
             out[#out + 1] = hex
         end
     end
@@ -837,6 +855,22 @@ M.steps["movement.choose"] = {
             return decide_next(ctx, game, true)
         end
         local mc = movable_stack(ctx, game, role, action.args[1])
+        if not mc then game.refuse("the stack at " .. tostring(action.args[1]) .. " cannot move (8.4)") end
+        if command.active(ctx, game) then
+            -- 16.2 special characteristic (Constantine, Victor): the senior Commander's move roll
+            local hex = mc.from
+            local n, who = command.move_fail(ctx, game, core.commanders_at(game, hex, role), core.units_at(game, hex, role))
+            if n > 0 then
+                local die = game.roll(1, 6, "16.2 move roll of the stack with " .. who .. " at " .. hex)
+                if die <= n then
+                    if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+                    game.log(string.format("16.2: %s's stack at %s rolls %d: the move does not happen and the units remain in situ; the Supply Train is removed (8.2)",
+                        who, hex, die))
+                    return decide_next(ctx, game, true)
+                end
+                game.log(string.format("16.2: %s's stack at %s rolls %d: it may move", who, hex, die))
+            end
+        end
         continue_move(ctx, game, mc)
     end,
 }
@@ -859,9 +893,13 @@ M.steps["movement.stack"] = {
                               label = "Reconnaissance in force against " .. t .. " (8.5)" }
         end
         if mc.spent == 0 and #mc.units > 1 then
+            local fresh = fresh_commanders(game, mc.at, mc.side)
             for _, id in ipairs(mc.units) do
+                -- 16.2: the units that go on must keep a Commander able to command one of them
+                if command.train_allowed(ctx, game, fresh, without(mc.units, id)) then
                 out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
                                   label = "Leave " .. id .. " behind at " .. mc.at .. " (8.4)" }
+                end
             end
         end
         for _, id in ipairs(mc.cmds) do

@@ -26,6 +26,7 @@
 -- trace_to_uss, forage_from_turn, dummy_trains, supply_tie_first); game-specific exceptions from
 -- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13).
 local core = require("cnw.core")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local supply = {}
 
@@ -623,8 +624,9 @@ local function allocation_targets(ctx, game, side)
     local fieldset = supply_field(ctx, game, side, sit)
     local out = {}
     for hex in pairs(sit.friendly_cmd) do
-        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset) then
-            out[hex] = "stack"
+        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)
+            and command.train_allowed(ctx, game, core.commanders_at(game, hex, side), core.units_at(game, hex, side)) then
+            out[hex] = "stack"   -- 16.2 (advanced): a Commander able to command a unit of the stack
         end
     end
     local extra = {}

@@ -42,6 +42,10 @@ local params = {
     -- 7.4, 8.2, 13.2: equal Set Up Card Supply Trains: the French begin (digest A-2).
     supply_tie_first = "french",
     -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
+    -- 16.2 (advanced, option command_structure): the command structure of cnw/command.lua. 1814
+    -- allows a Supply Train only with a Commander able to command a unit of the stack; among
+    -- Commanders of equal seniority the owner chooses (no 1813 "most units" tie-break).
+    command_structure = { option = "command_structure", train_needs_command = true, tie_most_units = false },
     cossacks_from_turn = 4,
     reinforcements_river_exception = true,
     reinforcements_may_wait = { coalition = true },
@@ -86,7 +90,6 @@ end
 local NOT_YET = {
     { "hidden_forces", "15.1 hidden forces" },
     { "event_cards", "16.1 Random Event Cards" },
-    { "command_structure", "16.2 command structure" },
     { "murat_neutral", "16.3 Murat" },
 }
 function hooks.setup(ctx, game)

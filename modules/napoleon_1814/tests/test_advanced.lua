@@ -51,3 +51,182 @@ test("16.4 the Coalition's 14.4 victory at the end of the same Turn comes first"
     end)
     assert(result(g) and result(g):find("Coalition wins", 1, true), tostring(result(g)))
 end)
+
+-- ---- 16.2: helpers ----------------------------------------------------------------------------
+
+local function place(game, ctype, id, hex, face)
+    game.create(ctype, { id = id or ctype, at = hex, face = face })
+    return id or ctype
+end
+
+local function events_text(g) return table.concat(vt.events(g), "\n") end
+
+local function logged(g, text)
+    for _, e in ipairs(vt.events(g)) do
+        if e:find(text, 1, true) then return true end
+    end
+    return false
+end
+
+local function expect(g, text)
+    assert(logged(g, text), "expected an event containing '" .. text .. "' in:\n" .. events_text(g))
+end
+
+local function step(g) return vt.decision(g).step end
+local function loc(g, id) return vt.with(g, function(game) return game.piece(id).loc end) end
+local function face(g, id) return vt.with(g, function(game) return game.piece(id).face end) end
+
+-- The Combat phase on Turn 7 (as test_combat.lua): arrange(game) places the pieces; the side
+-- with more CCs attacks first (cc = {french, coalition}).
+local function combat_game(options, dice, cc, arrange)
+    local g = vt.new_game { setup = EMPTY, seed = 1, dice = dice, options = options }
+    vt.edit(g, function(game)
+        game.set_turn(7)
+        game.set_var("cc_basic_french", tostring(cc[1]))
+        game.set_var("cc_basic_coalition", tostring(cc[2]))
+        arrange(game)
+        game.set_phase("movement")
+        game.set_var("phase_index", 4)
+        game.set_var("alt_combat", { turn = "french", done_french = false, done_coalition = true })
+        game.decide { role = "french", step = "combat.order", rule = "test", prompt = "test entry" }
+    end)
+    vt.apply(g, "french", "pass")
+    return g
+end
+
+local function attack(g, role, from, to, calls)
+    vt.apply(g, role, "attack " .. from .. " " .. to)
+    if vt.has_action(g, role, "confirm") then vt.apply(g, role, "confirm") end   -- one unit: no choice
+    vt.apply(g, role, "cc 0")
+    for _, h in ipairs(calls or {}) do vt.apply(g, role, "call " .. h) end
+    if step(g) == "combat.support" and vt.decision(g).role == role then vt.apply(g, role, "done") end
+end
+
+local CS = { "command_structure" }
+
+-- French stack at 4920 attacks the Coalition stack at 4921 (clear, no river); dice: order 6,
+-- FAV 1, FDV 1 (and the 11.15 die when there is a winner).
+local function french_attack(options, french, coalition, dice)
+    local g = combat_game(options, dice or { 6, 1, 1, 3 }, { 3, 1 }, function(game)
+        for _, p in ipairs(french) do place(game, p, p, "4920") end
+        for _, p in ipairs(coalition) do place(game, p, p, "4921") end
+    end)
+    attack(g, "french", "4920", "4921")
+    return g
+end
+
+-- Coalition stack at 4921 attacks the French stack at 4920.
+local function coalition_attack(options, coalition, french, dice)
+    local g = combat_game(options, dice or { 6, 1, 1, 3 }, { 1, 3 }, function(game)
+        for _, p in ipairs(coalition) do place(game, p, p, "4921") end
+        for _, p in ipairs(french) do place(game, p, p, "4920") end
+    end)
+    attack(g, "coalition", "4921", "4920")
+    return g
+end
+
+-- ---- 16.2: 11.5 / 11.7 the Commander Rating -----------------------------------------------------
+
+test("16.2 11.5/11.7 the CR is that of the Commander who can command the most units of the stack", function()
+    -- Victor (II, CR 1) commands Duhesme and Dufour, Macdonald (XI, CR 2) only Brayer: CR 1.
+    -- Kleist (Prussian II Corps) commands neither Russian division he defends with: CR 0.
+    local g = french_attack(CS, { "victor", "macdonald", "fr_duhesme", "fr_dufour", "fr_brayer" },
+        { "kleist", "co_gorchakov", "co_eugen_w" })
+    expect(g, "16.2: attack CR 1 (victor commands 2 unit(s)); defence CR 0 (kleist commands 0 unit(s))")
+    expect(g, "attack value 3 (divisor 1), modified 3, with CR 4")
+    expect(g, "defence value 2 (divisor 1), with CR 2")
+    -- the basic rule: the highest CR, limited by the number of units
+    local basic = french_attack({}, { "victor", "macdonald", "fr_duhesme", "fr_dufour", "fr_brayer" },
+        { "kleist", "co_gorchakov", "co_eugen_w" })
+    expect(basic, "modified 3, with CR 5")
+    expect(basic, "defence value 2 (divisor 1), with CR 4")
+end)
+
+test("16.2 11.5 the CR is limited to the number of units the Commander can command", function()
+    -- Marmont (VI, CR 2) commands Lagrange, not Brayer (XI): CR 1 (basic: 2)
+    local g = french_attack(CS, { "marmont", "fr_lagrange", "fr_brayer" }, { "co_gorchakov" })
+    expect(g, "attack CR 1 (marmont commands 1 unit(s))")
+    expect(g, "modified 2, with CR 3")
+end)
+
+test("16.2 11.5 equal numbers of units: the most senior Commander's CR (S, A, I, C, W, K, Corps)", function()
+    -- Ney (I: all the infantry of the Grande Armee, CR 2) and Victor (II Corps, CR 1) both command
+    -- Duhesme and Dufour: Ney is senior
+    local g = french_attack(CS, { "victor", "ney", "fr_duhesme", "fr_dufour" }, { "co_gorchakov" })
+    expect(g, "attack CR 2 (ney commands 2 unit(s))")
+end)
+
+test("16.2 Guard units may be commanded by any designated Commander", function()
+    -- Marmont (VI Corps) commands the Old Guard divisions of Friant and Christiani
+    local g = french_attack(CS, { "marmont", "fr_friant", "fr_christiani" }, { "co_gorchakov" })
+    expect(g, "attack CR 2 (marmont commands 2 unit(s))")
+end)
+
+test("16.2 a Cavalry Corps Commander alone: his CR is limited to the cavalry present, of his corps or not", function()
+    -- Pajol (CR 1) with Exelmans (II Cavalry Corps) and Lagrange (infantry): 1 cavalry unit
+    local g = french_attack(CS, { "pajol", "fr_exelmans", "fr_lagrange" }, { "co_gorchakov" })
+    expect(g, "attack CR 1 (pajol commands 1 unit(s))")
+    local none = french_attack(CS, { "pajol", "fr_lagrange", "fr_ricard" }, { "co_gorchakov" })
+    expect(none, "attack CR 0 (pajol commands 0 unit(s))")
+end)
+
+test("16.2 11.5 a Cavalry Corps Commander alone with a supporting stack adds +1 only if it contains cavalry", function()
+    -- dice: order 6, support test 6 (+ CR 1 = 7), FAV 1, FDV 1, 11.15
+    local function run(unit)
+        local g = combat_game(CS, { 6, 6, 1, 1, 3 }, { 3, 1 }, function(game)
+            place(game, "ney", "ney", "4920"); place(game, "fr_duhesme", nil, "4920")
+            place(game, "sebastiani", "sebastiani", "5021"); place(game, unit, unit, "5021")
+            place(game, "co_gorchakov", nil, "4921")
+        end)
+        attack(g, "french", "4920", "4921", { "5021" })
+        expect(g, "support from 5021")
+        return g
+    end
+    local cav, inf = run("fr_exelmans"), run("fr_lagrange")
+    local function support_value(g)
+        for _, e in ipairs(vt.events(g)) do
+            local v = e:match("supports %[5021 ([%+%-]%d+)%]")
+            if v then return tonumber(v) end
+        end
+        error("no support value in:\n" .. events_text(g))
+    end
+    assert(support_value(cav) == support_value(inf) + 1,
+        "cavalry: " .. support_value(cav) .. ", infantry: " .. support_value(inf))
+end)
+
+-- ---- 16.2: special characteristics in combat ------------------------------------------------------
+
+test("16.2 Napoleon, senior Commander, gives +1 CF per unit in good order, at most +3, attacking or defending", function()
+    local g = french_attack(CS, { "napoleon", "fr_friant", "fr_christiani", "fr_meunier", "fr_decouz" }, { "co_gorchakov" })
+    expect(g, "attack CF +3 (napoleon, senior Commander)")
+    expect(g, "attack value 7 (divisor 1)")            -- CF 4 + 3, one unit type
+    local d = coalition_attack(CS, { "kleist", "co_zieten", "co_pirch2" }, { "napoleon", "fr_friant", "fr_christiani" })
+    expect(d, "defence CF +2 (napoleon, senior Commander)")
+    expect(d, "defence value 4 (divisor 1)")
+    local basic = french_attack({}, { "napoleon", "fr_friant", "fr_christiani", "fr_meunier", "fr_decouz" }, { "co_gorchakov" })
+    expect(basic, "attack value 4 (divisor 1)")
+end)
+
+test("16.2 Blucher attacking gives +1 CF per unit in good order, at most +2; not when defending", function()
+    local g = coalition_attack(CS, { "blucher", "co_horn", "co_pr_william", "co_pirch1" }, { "fr_duhesme" })
+    expect(g, "attack CF +2 (blucher, senior Commander)")
+    expect(g, "attack value 5 (divisor 1)")
+    local d = french_attack(CS, { "ney", "fr_duhesme" }, { "blucher", "co_horn", "co_pr_william" })
+    assert(not logged(d, "defence CF"), events_text(d))
+end)
+
+test("16.2 special characteristics apply only to the senior Commander; equal seniority: the owner's choice", function()
+    -- Schwarzenberg (S) outranks Blucher (A): no bonus
+    local g = coalition_attack(CS, { "schwarzenberg", "blucher", "co_horn", "co_pr_william" }, { "fr_duhesme" })
+    assert(not logged(g, "attack CF"), events_text(g))
+    -- Wellington and Blucher are both A: the Coalition names Blucher
+    local w = coalition_attack(CS, { "wellington", "blucher", "co_horn", "co_pr_william" }, { "fr_duhesme" })
+    expect(w, "attack CF +2 (blucher, senior Commander)")
+end)
+
+test("16.2 Platov attacking gives +1 CF per Cossack unit in good order, at most +2", function()
+    local g = coalition_attack(CS, { "platov", "co_platov_cos", "co_seslavin_cos", "co_gorchakov" }, { "fr_duhesme" })
+    expect(g, "attack CF +2 (platov, senior Commander)")
+    local one = coalition_attack(CS, { "platov", "co_platov_cos", "co_gorchakov" }, { "fr_duhesme" })
+    expect(one, "attack CF +1 (platov, senior Commander)")
+end)
