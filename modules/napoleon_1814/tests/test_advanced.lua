@@ -230,3 +230,190 @@ test("16.2 Platov attacking gives +1 CF per Cossack unit in good order, at most 
     local one = coalition_attack(CS, { "platov", "co_platov_cos", "co_gorchakov" }, { "fr_duhesme" })
     expect(one, "attack CF +1 (platov, senior Commander)")
 end)
+
+-- ---- 16.2: Rally and Movement (7.3, 8.1, 8.2, 8.6) ---------------------------------------------------
+
+-- The Movement phase on Turn `turn` (1 = Winter) with pieces { type, hex, id=, face= }; Supply
+-- Trains face "train". The test ground 5621-6221 is clear, without rivers (test_movement.lua).
+local function movement(options, turn, pieces, dice, vars)
+    local g = vt.new_game { setup = EMPTY, seed = 1, dice = dice, options = options }
+    vt.edit(g, function(game)
+        game.set_turn(turn)
+        for _, p in ipairs(pieces) do
+            local id = game.create(p[1], { id = p.id or p[1], at = p[2], face = p.face, hidden = p.face == "train" })
+            if p.bottom then game.move(id, p[2], 1) end
+        end
+        for k, v in pairs(vars or {}) do game.set_var(k, v) end
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = "movement" } }
+    end)
+    vt.apply(g, "french", "begin")
+    return g
+end
+local function train(hex, id, side) return { (side or "french") .. "_supply", hex, id = id or "ft1", face = "train" } end
+
+-- moves the stack at 5621 three hexes to 5921 (Winter: drm +1) and ends the move
+local function march(g, role)
+    vt.apply(g, role or "french", "move 5621")
+    vt.apply(g, role or "french", "to 5921")
+    vt.apply(g, role or "french", "end")
+end
+
+test("16.2 8.6 a stack accompanied throughout by Commanders able to command all its units: -1 march attrition", function()
+    -- Winter, 3 hexes: +1; die 5: 6 (one unit eliminated) without the -1, 5 (no effect) with it
+    local pieces = { { "marmont", "5621" }, { "fr_lagrange", "5621" }, { "fr_ricard", "5621" }, train("5621") }
+    local g = movement(CS, 1, pieces, { 5 })
+    march(g)
+    expect(g, "16.2 march attrition drm -1: marmont commands the stack -1")
+    assert(step(g) ~= "movement.attrition" and loc(g, "fr_ricard") == "5921", events_text(g))
+    -- Brayer (XI Corps) is not Marmont's: no modifier
+    local mixed = movement(CS, 1, { { "marmont", "5621" }, { "fr_lagrange", "5621" }, { "fr_brayer", "5621" }, train("5621") }, { 5 })
+    march(mixed)
+    assert(step(mixed) == "movement.attrition", events_text(mixed))
+    -- without the advanced rule: no modifier either
+    local basic = movement({}, 1, pieces, { 5 })
+    march(basic)
+    assert(step(basic) == "movement.attrition")
+end)
+
+test("16.2 8.6 the Commanders may share the command of the stack; one left behind does not count", function()
+    -- Marmont (VI) and Macdonald (XI) together command Lagrange and Brayer
+    local pieces = { { "marmont", "5621" }, { "macdonald", "5621" }, { "fr_lagrange", "5621" }, { "fr_brayer", "5621" }, train("5621") }
+    local g = movement(CS, 1, pieces, { 5 })
+    march(g)
+    assert(step(g) ~= "movement.attrition", events_text(g))
+    local left = movement(CS, 1, pieces, { 5 })
+    vt.apply(left, "french", "move 5621")
+    vt.apply(left, "french", "to 5721")
+    vt.apply(left, "french", "drop macdonald")
+    vt.apply(left, "french", "to 5921")
+    vt.apply(left, "french", "end")
+    assert(step(left) == "movement.attrition", "Macdonald did not accompany the whole move")
+end)
+
+test("16.2 8.6 Napoleon gives -2 (14.5's -1 no longer applies)", function()
+    -- Winter, 3 hexes, die 6: 7 - 2 = 5, no effect (14.5 alone: 6, one unit lost)
+    local pieces = { { "napoleon", "5621" }, { "fr_friant", "5621" }, { "fr_christiani", "5621" }, train("5621") }
+    local g = movement(CS, 1, pieces, { 6 })
+    march(g)
+    expect(g, "napoleon commands the stack -2")
+    assert(step(g) ~= "movement.attrition", events_text(g))
+    local basic = movement({}, 1, pieces, { 6 })
+    march(basic)
+    assert(step(basic) == "movement.attrition")
+end)
+
+test("16.2 8.6 Blucher, senior Commander, gives a further -1 to any stack he accompanies", function()
+    local co = function(list) local out = {}
+        for _, t in ipairs(list) do out[#out + 1] = { t, "5621" } end
+        out[#out + 1] = train("5621", "ct1", "coalition")
+        return out
+    end
+    -- Blucher commands his Prussians: -1 -1; die 6: 7 - 2 = 5
+    local g = movement(CS, 1, co { "blucher", "co_horn", "co_pr_william" }, { 6 })
+    march(g, "coalition")
+    expect(g, "16.2 march attrition drm -2: blucher commands the stack -1, blucher -1")
+    assert(step(g) ~= "movement.attrition", events_text(g))
+    -- a Russian division of the Army of Bohemia with him: his -1 only; die 6: 6, one lost
+    local mixed = movement(CS, 1, co { "blucher", "co_horn", "co_gorchakov" }, { 6 })
+    march(mixed, "coalition")
+    expect(mixed, "16.2 march attrition drm -1: blucher -1")
+    assert(step(mixed) == "movement.attrition", events_text(mixed))
+end)
+
+test("16.2 8.6 Murat does not confer the modifier", function()
+    local pieces = { { "murat", "5621" }, { "co_nap_carascosa", "5621" }, { "co_nap_ambrosio", "5621" }, train("5621", "ct1", "coalition") }
+    local g = movement(CS, 1, pieces, { 5 })
+    march(g, "coalition")
+    assert(step(g) == "movement.attrition", events_text(g))
+end)
+
+test("16.2 Constantine, senior Commander: a stack wishing to move rolls 1xd6, 1-2 = no move", function()
+    local pieces = { { "constantine", "5621" }, { "co_ru_guard_inf", "5621" }, { "co_pr_guard", "5621" },
+                     train("5621", "ct1", "coalition"), train("5621", "ct2", "coalition") }
+    local g = movement(CS, 7, pieces, { 2, 3 })
+    vt.apply(g, "coalition", "move 5621")
+    expect(g, "16.2: constantine's stack at 5621 rolls 2: the move does not happen")
+    assert(loc(g, "co_ru_guard_inf") == "5621" and loc(g, "constantine") == "5621")
+    assert(step(g) == "movement.choose", step(g))
+    assert((loc(g, "ct1") == "5621") ~= (loc(g, "ct2") == "5621"), "one Supply Train is spent")
+    vt.apply(g, "coalition", "move 5621")
+    expect(g, "rolls 3: it may move")
+    vt.apply(g, "coalition", "to 5721")
+    assert(loc(g, "co_pr_guard") == "5721")
+    -- Barclay (W) outranks Constantine (Corps): no roll (the die 1 is never used)
+    local b = movement(CS, 7, { { "barclay", "5621" }, { "constantine", "5621" }, { "co_ru_guard_inf", "5621" },
+                               train("5621", "ct1", "coalition") }, { 1 })
+    vt.apply(b, "coalition", "move 5621")
+    assert(not logged(b, "16.2: constantine"), events_text(b))
+    assert(step(b) == "movement.stack")
+end)
+
+test("16.2 Victor, senior Commander: a move fails on 1-2; not without the advanced rule", function()
+    local pieces = { { "victor", "5621" }, { "fr_duhesme", "5621" }, train("5621") }
+    local g = movement(CS, 7, pieces, { 1 })
+    vt.apply(g, "french", "move 5621")
+    expect(g, "16.2: victor's stack at 5621 rolls 1: the move does not happen")
+    assert(loc(g, "fr_duhesme") == "5621")
+    local basic = movement({}, 7, pieces, { 1 })
+    vt.apply(basic, "french", "move 5621")
+    assert(step(basic) == "movement.stack")
+end)
+
+test("16.2 8.2 a stack moves only with a Commander able to command one of its moving units", function()
+    local pieces = { { "macdonald", "5621" }, { "fr_lagrange", "5621" }, train("5621") }
+    local g = movement(CS, 7, pieces)
+    assert(not vt.has_action(g, "french", "move 5621"))
+    assert(vt.has_action(movement({}, 7, pieces), "french", "move 5621"), "the basic rule")
+    -- Marmont commands Lagrange, not Brayer: Lagrange may not be left behind alone with Brayer going
+    local m = movement(CS, 7, { { "marmont", "5621" }, { "fr_lagrange", "5621" }, { "fr_brayer", "5621" }, train("5621") })
+    vt.apply(m, "french", "move 5621")
+    assert(not vt.has_action(m, "french", "leave fr_lagrange"))
+    assert(vt.has_action(m, "french", "leave fr_brayer"))
+end)
+
+test("16.2 8.2 a Cavalry Corps Commander alone moves a stack only if all its units are cavalry", function()
+    local cav = movement(CS, 7, { { "pajol", "5621" }, { "fr_exelmans", "5621" }, { "fr_doumerc", "5621" }, train("5621") })
+    assert(vt.has_action(cav, "french", "move 5621"), "cavalry of other corps")
+    local mixed = movement(CS, 7, { { "pajol", "5621" }, { "fr_pajol_cav", "5621" }, { "fr_lagrange", "5621" }, train("5621") })
+    assert(not vt.has_action(mixed, "french", "move 5621"))
+end)
+
+test("16.2 8.1 a rally needs a Commander able to command a unit of the stack", function()
+    local pieces = function(cmd) return { { "french_supply", "5621", id = "fdepot", face = "depot", bottom = true },
+        { cmd, "5621" }, { "fr_lagrange", "5621", face = "disrupted" }, train("5621") } end
+    assert(step(movement(CS, 7, pieces("macdonald"))) ~= "movement.rally")
+    local g = movement(CS, 7, pieces("marmont"))
+    assert(step(g) == "movement.rally")
+    vt.apply(g, "french", "rally 5621")
+    assert(face(g, "fr_lagrange") == "ready")
+end)
+
+-- ---- 16.2: 7.3 allocation -------------------------------------------------------------------------
+
+test("16.2 7.3 a Supply Train goes only to a stack with a Commander able to command one of its units", function()
+    local function targets(fn)
+        local g = new(CS)
+        start(g, 2, "active_supply", function(game)
+            game.set_track("french_supply_trains", 3)
+            game.set_track("coalition_supply_trains", 0)
+            local id = game.create("french_supply", { at = "5024", face = "depot" })   -- Chalon
+            game.move(id, "5024", 1)
+            fn(game)
+        end)
+        if vt.has_action(g, "french", "pass") and step(g) == "supply.convert" then vt.apply(g, "french", "pass") end
+        return g
+    end
+    local g = targets(function(game)
+        put(game, "macdonald", "5024"); put(game, "fr_lagrange", "5024")   -- XI cannot command VI
+        put(game, "marmont", "5025"); put(game, "fr_ricard", "5025")       -- VI commands VI
+    end)
+    assert(not vt.has_action(g, "french", "allocate 5024"))
+    assert(vt.has_action(g, "french", "allocate 5025"))
+    -- a Cavalry Corps Commander alone: only for a stack of cavalry
+    local cav = targets(function(game) put(game, "pajol", "5025"); put(game, "fr_exelmans", "5025") end)
+    assert(vt.has_action(cav, "french", "allocate 5025"))
+    local mixed = targets(function(game)
+        put(game, "pajol", "5025"); put(game, "fr_exelmans", "5025"); put(game, "fr_ricard", "5025")
+    end)
+    assert(not vt.has_action(mixed, "french", "allocate 5025"))
+end)
