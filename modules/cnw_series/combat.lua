@@ -250,13 +250,15 @@ local function commander_lost(ctx, game, id, why)
     hook(ctx, "commander_eliminated", game, id)
 end
 
-local function escape_hexes(game, id)
+local function escape_hexes(ctx, game, id)
     local p = game.piece(id)
     local side = p.owner
     local out = {}
     -- plain hex distance, through anything (11.20 "irrespective of ... enemy", digest A-22)
     for _, h in ipairs(game.within(p.loc, 3, function() return true end)) do
-        if h ~= p.loc and #core.units_at(game, h, side) > 0 then out[#out + 1] = h end
+        if h ~= p.loc and #core.units_at(game, h, side) > 0 and not core.closed(ctx, game, h, { id }) then
+            out[#out + 1] = h
+        end
     end
     return out
 end
@@ -277,7 +279,7 @@ function M.commanders_fate(ctx, game, commander_ids, after)
             if total == 1 then
                 commander_lost(ctx, game, id, "11.20: fate die 1")
             else
-                local hexes = escape_hexes(game, id)
+                local hexes = escape_hexes(ctx, game, id)
                 if #hexes == 0 then
                     commander_lost(ctx, game, id, "11.20: no friendly stack within three hexes")
                 elseif #hexes == 1 then
@@ -323,7 +325,7 @@ local fate_steps = {
             local id = f.queue[1]
             if role ~= d.role then return {} end
             local out = {}
-            for _, h in ipairs(escape_hexes(game, id)) do
+            for _, h in ipairs(escape_hexes(ctx, game, id)) do
                 out[#out + 1] = { kind = "place", args = { id, h }, hexes = { h }, pieces = { id },
                     label = "Place " .. name(game, id) .. " at " .. hex_name(h) }
             end
@@ -519,8 +521,9 @@ end
 
 -- May a withdrawing group go from `from` into `to`? (11.11's three prohibitions; the attacking
 -- hex is the attacking stack's hex only, digest A-19; enemy pieces of any kind forbid the hex.)
-local function withdrawal_ok(game, c, from, to)
+local function withdrawal_ok(ctx, game, c, from, to)
     if not core.can_enter(from, to) then return false end
+    if core.closed(ctx, game, to, core.force_at(game, from, c.defender)) then return false end
     if core.river_between(from, to) and not core.bridged(from, to) then return false end
     if difficult_hex(to) or (map.terrain(to) == "mountain" and core.is_winter(game)) then return false end
     if core.side_at(game, to) == c.attacker or #depots_at(game, to, c.attacker) > 0 then return false end
@@ -528,10 +531,10 @@ local function withdrawal_ok(game, c, from, to)
     return true
 end
 
-local function withdrawal_hexes(game, c)
+local function withdrawal_hexes(ctx, game, c)
     local out = {}
     for _, n in ipairs(map.neighbours(c.to)) do
-        if withdrawal_ok(game, c, c.to, n) then out[#out + 1] = n end
+        if withdrawal_ok(ctx, game, c, c.to, n) then out[#out + 1] = n end
     end
     return out
 end
@@ -607,7 +610,7 @@ local function further_hexes(ctx, game, c, group)
     local out = {}
     local need = of2_of(game, group)
     for _, n in ipairs(map.neighbours(c.withdraw_hex)) do
-        if n ~= c.to and withdrawal_ok(game, c, c.withdraw_hex, n)
+        if n ~= c.to and withdrawal_ok(ctx, game, c, c.withdraw_hex, n)
             and core.stack_of2(game, n, c.defender) + need <= capacity(ctx, game, n, c.defender) then
             out[#out + 1] = n
         end
@@ -652,7 +655,7 @@ STAGES.evade = function(ctx, game, c)
     for _, id in ipairs(c.defenders) do
         if core.unit_type(game, id) ~= "cavalry" then only_cav = false end
     end
-    if only_cav and not has_type(game, c.ordered, "cavalry") and #withdrawal_hexes(game, c) > 0 then
+    if only_cav and not has_type(game, c.ordered, "cavalry") and #withdrawal_hexes(ctx, game, c) > 0 then
         decide(game, { role = c.defender, step = "combat.evade", rule = "11.1",
             prompt = "Your cavalry is attacked by a stack without cavalry: withdraw before combat (11.1) or stand" })
         return "wait"
@@ -981,7 +984,7 @@ STAGES.outcome = function(ctx, game, c)
         c.stage = "advance"
         return nil
     end
-    local hexes = withdrawal_hexes(game, c)
+    local hexes = withdrawal_hexes(ctx, game, c)
     if c.winner == "attacker" and c.must_withdraw then
         c.advance_mode = "all"
         if #hexes == 0 then
@@ -1201,7 +1204,7 @@ steps["combat.evade"] = {
         if role ~= d.role then return {} end
         local c = current(game)
         local out = {}
-        for _, h in ipairs(withdrawal_hexes(game, c)) do
+        for _, h in ipairs(withdrawal_hexes(ctx, game, c)) do
             out[#out + 1] = { kind = "withdraw", args = { h }, hexes = { c.to, h },
                 label = "Withdraw to " .. hex_name(h) .. " before combat (11.1)" }
         end
@@ -1316,7 +1319,7 @@ steps["combat.withdraw"] = {
         if role ~= d.role then return {} end
         local c = current(game)
         local out = {}
-        for _, h in ipairs(withdrawal_hexes(game, c)) do
+        for _, h in ipairs(withdrawal_hexes(ctx, game, c)) do
             out[#out + 1] = { kind = "withdraw", args = { h }, hexes = { c.to, h },
                 label = "Withdraw to " .. hex_name(h) .. " (11.11)" }
         end

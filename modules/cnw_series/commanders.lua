@@ -63,6 +63,7 @@ function M.destinations(ctx, game, id, memo)
     local reach = game.reachable(from, hexes_allowed(ctx), function(a, b)
         local v = ok(b)
         if v == 0 or map.has_hexside(a, b, "lake") then return nil end
+        if core.closed(ctx, game, b, { id }) then return nil end     -- not memoized: depends on id
         if v > 2 and not map.has_hexside(a, b, "pass") then return nil end
         return 1
     end)

@@ -205,6 +205,9 @@ local function make_cost(ctx, game, mc)
     local side = mc.side
     local group = set_of(mc.units)
     local of2 = group_of2(game, mc.units)
+    local moving = {}
+    for _, id in ipairs(mc.units) do moving[#moving + 1] = id end
+    for _, id in ipairs(mc.cmds) do moving[#moving + 1] = id end
     local stop_memo, enter_memo = {}, {}
     local function stop_at(h)
         local v = stop_memo[h]
@@ -223,6 +226,7 @@ local function make_cost(ctx, game, mc)
                 v = here + of2 <= limit_of2(ctx, game, h, side)
             end
             if v and ctx.hooks.may_enter then v = ctx.hooks.may_enter(ctx, game, side, h, mc.units) and true or false end
+            if v and core.closed(ctx, game, h, moving) then v = false end
             enter_memo[h] = v
         end
         return v
@@ -294,6 +298,7 @@ local function recon_targets(ctx, game, mc)
         if n >= 1 and n <= (r.max_target_units or 2) and core.can_enter(mc.at, t)
             and (map.terrain(t) == "clear" or core.is_city(t))
             and group_of2(game, mc.units) + core.stack_of2(game, t, mc.side) <= limit_of2(ctx, game, t, mc.side)
+            and not core.closed(ctx, game, t, mc.units)
             and (not ctx.hooks.may_enter or ctx.hooks.may_enter(ctx, game, mc.side, t, mc.units)) then
             out[#out + 1] = t
         end
@@ -314,6 +319,7 @@ local function withdrawal_hexes(ctx, game, target, side, from)
             and not core.has_enemy_units(game, n, side)
             and n ~= from and map.distance(n, from) > 1
             and core.stack_of2(game, n, side) + of2 <= limit_of2(ctx, game, n, side)
+            and not core.closed(ctx, game, n, core.force_at(game, target, side))
             and (not ctx.hooks.may_enter or ctx.hooks.may_enter(ctx, game, side, n, units)) then
             out[#out + 1] = n
         end
@@ -417,7 +423,7 @@ function M.escape_hexes(ctx, game, id)
     local hex = game.piece(id).loc
     local n = ctx.params.commander_escape_hexes or 3
     return game.within(hex, n, function(h)
-        return h ~= hex and #core.units_at(game, h, owner) > 0
+        return h ~= hex and #core.units_at(game, h, owner) > 0 and not core.closed(ctx, game, h, { id })
     end)
 end
 

@@ -142,9 +142,14 @@ function R.entry_allowed(ctx, game, id, hex)
     if ctx.hooks.reinforcement_entry and ctx.hooks.reinforcement_entry(ctx, game, id, hex) == false then
         return false
     end
+    if core.closed(ctx, game, hex, { id }) then return false end
     if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id)) then
         for _, n in ipairs(map.neighbours(hex)) do
-            if #core.force_at(game, n, enemy) > 0 then
+            local enemies = 0
+            for _, e in ipairs(core.force_at(game, n, enemy)) do
+                if not core.is_neutral(game, e) then enemies = enemies + 1 end
+            end
+            if enemies > 0 then
                 if not (ctx.params.reinforcements_river_exception and core.river_between(hex, n)) then
                     return false
                 end

@@ -417,3 +417,142 @@ test("16.2 7.3 a Supply Train goes only to a stack with a Commander able to comm
     end)
     assert(not vt.has_action(mixed, "french", "allocate 5025"))
 end)
+
+-- ---- 16.3 Murat ------------------------------------------------------------------------------------
+-- Milan 4227 (Coalition-friendly, Kingdom of Italy) is next to Como 4226, 4228 (river), the city
+-- 4328 and 4327. The Neapolitan pieces carry the prop neutral_until = "murat_joined", as the
+-- setup marks them under the option murat_neutral; REC 9 (16.1) sets the variable.
+
+local MS = { "murat_neutral" }
+local NAPLES = { "murat", "co_nap_guard", "co_nap_carascosa", "co_nap_ambrosio", "co_nap_cav" }
+
+local function neapolitans(game, hex)
+    for _, t in ipairs(NAPLES) do
+        game.create(t, { id = t, at = hex })
+        game.set_prop(t, "neutral_until", "murat_joined")
+    end
+end
+
+local function join(g) vt.edit(g, function(game) game.set_var("murat_joined", true) end) end
+
+test("16.3 with the advanced rule the setup makes Murat's army neutral until murat_joined (REC 9)", function()
+    local g = vt.new_game { scenario = "campaign", options = MS }
+    assert(vt.with(g, function(game) return game.prop("co_nap_guard", "neutral_until") end) == "murat_joined")
+    assert(vt.with(g, function(game) return game.prop("murat", "neutral_until") end) == "murat_joined")
+    assert(vt.with(g, function(game) return game.prop("co_horn", "neutral_until") end) == nil)
+    local basic = vt.new_game { scenario = "campaign" }
+    assert(vt.with(basic, function(game) return game.prop("murat", "neutral_until") end) == nil)
+end)
+
+test("16.3 the Neapolitan army is deployed at 4227 on Turn 7 (14.11) and stays there while neutral", function()
+    local g = new(MS)
+    start(g, 7, "reinforcements", function(game)
+        for _, t in ipairs(NAPLES) do
+            game.create(t, { id = t })
+            game.set_prop(t, "neutral_until", "murat_joined")
+            game.set_prop(t, "arrive_turn", 7)
+            game.set_prop(t, "arrive_at", "4227")
+        end
+    end)
+    for _, t in ipairs(NAPLES) do vt.apply(g, "coalition", "place " .. t) end
+    assert(loc(g, "co_nap_cav") == "4227" and loc(g, "murat") == "4227")
+    -- the next Turn's Movement phase: a Supply Train on the army, which may not move
+    local m = movement(MS, 8, { train("4227", "ct1", "coalition") })
+    vt.edit(m, function(game) neapolitans(game, "4227") end)
+    vt.edit(m, function(game) game.decide { role = "french", step = "game.begin_phase", context = { phase = "movement" } } end)
+    vt.apply(m, "french", "begin")
+    assert(not vt.has_action(m, "coalition", "move 4227"), "neutral: cannot move")
+    join(m)
+    assert(vt.has_action(m, "coalition", "move 4227"), "after REC 9 it moves as a Coalition force")
+end)
+
+test("16.3 no unit of either side may enter 4227 while the army is neutral", function()
+    local pieces = { { "ney", "4328" }, { "fr_duhesme", "4328" }, { "fr_dufour", "4328" }, train("4328") }
+    local g = movement(MS, 8, pieces)
+    vt.edit(g, function(game) neapolitans(game, "4227") end)
+    vt.apply(g, "french", "move 4328")
+    assert(not vt.has_action(g, "french", "to 4227"))
+    local co = movement(MS, 8, { { "bubna", "4327" }, { "co_bubna_inf", "4327" }, train("4327", "ct1", "coalition") })
+    vt.edit(co, function(game) neapolitans(game, "4227") end)
+    vt.apply(co, "coalition", "move 4327")
+    assert(not vt.has_action(co, "coalition", "to 4227"))
+    assert(vt.has_action(co, "coalition", "to 4328"))
+end)
+
+test("16.3 the neutral army is nobody's enemy: no siege, no cavalry screen; after REC 9 it is the Coalition's", function()
+    -- a single French unit in the city 4328 next to the four Neapolitan units
+    local function siege(joined)
+        local g = movement(MS, 8, { { "ney", "4328" }, { "fr_duhesme", "4328" }, train("4328") })
+        vt.edit(g, function(game) neapolitans(game, "4227"); if joined then game.set_var("murat_joined", true) end end)
+        return vt.has_action(g, "french", "move 4328")
+    end
+    assert(siege(false), "not under siege by a neutral army")
+    assert(not siege(true), "under siege (8.4) once the Neapolitans are Coalition")
+    -- the Neapolitan cavalry does not stop a French stack passing next to Milan (8.4 bp6, bp7)
+    local function passing(joined)
+        local g = movement(MS, 8, { { "ney", "4328" }, { "fr_duhesme", "4328" }, { "fr_dufour", "4328" }, train("4328") })
+        vt.edit(g, function(game) neapolitans(game, "4227"); if joined then game.set_var("murat_joined", true) end end)
+        vt.apply(g, "french", "move 4328")
+        vt.apply(g, "french", "to 4327")
+        return step(g) == "movement.stack"
+    end
+    assert(passing(false), "the move goes on from 4327")
+    assert(not passing(true), "enemy cavalry next to 4327 ends the move there")
+end)
+
+test("16.3 the neutral army neither attacks nor is attacked", function()
+    local function arrange(game)
+        neapolitans(game, "4227")
+        place(game, "ney", nil, "4328"); place(game, "fr_duhesme", nil, "4328"); place(game, "fr_dufour", nil, "4328")
+    end
+    local g = combat_game(MS, nil, { 3, 1 }, arrange)
+    assert(not vt.has_action(g, "french", "attack 4328 4227"))
+    local c = combat_game(MS, nil, { 1, 3 }, arrange)
+    assert(not vt.has_action(c, "coalition", "attack 4227 4328"))
+    local joined = combat_game(MS, nil, { 1, 3 }, function(game) arrange(game); game.set_var("murat_joined", true) end)
+    assert(vt.has_action(joined, "coalition", "attack 4227 4328"))
+end)
+
+test("16.3 no supply line of either side enters 4227 while the army is neutral", function()
+    -- A Coalition unit at 4328 traces to the depot at Como 4226 through Milan or 4327; a French
+    -- unit holds 4327. Through a neutral Milan the route is closed: out of supply, disrupted (6.4).
+    local function supplied(joined)
+        local g = new(MS)
+        start(g, 8, "general_supply", function(game)
+            local id = game.create("coalition_supply", { at = "4226", face = "depot" })
+            game.move(id, "4226", 1)
+            put(game, "co_horn", "4328")
+            put(game, "fr_duhesme", "4327")
+            neapolitans(game, "4227")
+            if joined then game.set_var("murat_joined", true) end
+        end)
+        return face(g, "co_horn") == "ready"
+    end
+    assert(not supplied(false), "the route through the neutral hex is closed")
+    assert(supplied(true), "after REC 9 Milan holds a friendly stack")
+end)
+
+test("16.3 Commanders may not enter 4227 while the army is neutral (12.1)", function()
+    local g = new(MS)
+    start(g, 8, "commanders", function(game)
+        neapolitans(game, "4227")
+        put(game, "bubna", "4327"); put(game, "co_bubna_inf", "4327")
+    end)
+    assert(not vt.has_action(g, "coalition", "move bubna 4227"))
+    assert(not vt.has_action(g, "coalition", "move murat 4328"), "Murat may not leave while neutral")
+    join(g)
+    assert(vt.has_action(g, "coalition", "move murat 4328"), "4328, an empty Coalition-friendly city")
+    assert(not vt.has_action(g, "coalition", "move bubna 4227"), "14.11: no stacking with the Neapolitans")
+end)
+
+test("14.11 / 16.3 after REC 9 the Neapolitans may not stack with other Coalition units", function()
+    local g = movement(MS, 8, { { "bubna", "4327" }, { "co_bubna_inf", "4327" }, train("4327", "ct1", "coalition") })
+    vt.edit(g, function(game) neapolitans(game, "4227"); game.set_var("murat_joined", true) end)
+    vt.apply(g, "coalition", "move 4327")
+    assert(not vt.has_action(g, "coalition", "to 4227"))
+    local n = movement(MS, 8, { { "bubna", "4328" }, { "co_bubna_inf", "4328" }, train("4227", "ct1", "coalition") })
+    vt.edit(n, function(game) neapolitans(game, "4227"); game.set_var("murat_joined", true) end)
+    vt.apply(n, "coalition", "move 4227")
+    assert(not vt.has_action(n, "coalition", "to 4328"))
+    assert(vt.has_action(n, "coalition", "to 4327"))
+end)
