@@ -21,7 +21,8 @@
 --   combat_reveal(ctx, game, info)                              15.1 hidden forces (later)
 --   combat_commands_adjust(ctx, game)                           16.1 event cards (later)
 --   commander_eliminated(ctx, game, id)                         1814 r.14.4 Napoleon
---   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking (later)
+--   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking
+--   hex_closed(ctx, game, hex, ids) -> bool                     withdrawals and escapes (core.closed)
 local core = require("cnw.core")
 local V = require("cnw.combat_values")
 local command = require("cnw.command")   -- 16.2 (advanced)

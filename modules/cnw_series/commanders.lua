@@ -11,7 +11,8 @@
 --
 -- State: the alternation "alt_commanders" (core.alt_*), the per-phase property
 -- `commanders_moved` on each Commander that has moved. Hook: ctx.hooks.commander_may_leave(ctx,
--- game, id, "commanders") (1814 r.14.5: Napoleon in Paris).
+-- game, id, "commanders") (1814 r.14.5: Napoleon in Paris; 16.3: Murat while neutral); closed hexes
+-- (core.closed: 1814 r.16.3, 14.11).
 local core = require("cnw.core")
 
 local M = {}

@@ -20,6 +20,8 @@
 --   end_of_movement(ctx, game) -> true if it decided  after the phase (15.2's excess check)
 --   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation)
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
+--   hex_closed(ctx, game, hex, ids) -> bool           through core.closed (1814 16.3, 14.11)
+-- The advanced command structure (16.2: trains, 8.6 drm, move roll) is command.lua's.
 -- and ctx.params: march = {winter=, spring=}, forced_march, stack_limit_of2, supply_tie_first,
 -- recon_in_force = {min_units=, max_target_units=, cost=} (absent: no 8.5 in this game).
 local core = require("cnw.core")

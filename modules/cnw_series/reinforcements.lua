@@ -18,7 +18,8 @@
 -- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
 -- game) (checks made once the last phase is over, 14.12), entry_hexes(ctx, game, id) (pieces with
--- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9).
+-- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9), hex_closed (core.closed).
+-- Neutral pieces (core.is_neutral) do not count as enemies for 13.3.
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 
