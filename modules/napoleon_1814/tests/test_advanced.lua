@@ -555,4 +555,10 @@ test("14.11 / 16.3 after REC 9 the Neapolitans may not stack with other Coalitio
     vt.apply(n, "coalition", "move 4227")
     assert(not vt.has_action(n, "coalition", "to 4328"))
     assert(vt.has_action(n, "coalition", "to 4327"))
+    -- the basic game (14.11): the same ban, the army never neutral
+    local b = movement({}, 8, { { "bubna", "4327" }, { "co_bubna_inf", "4327" }, train("4327", "ct1", "coalition") })
+    vt.edit(b, function(game) for _, t in ipairs(NAPLES) do game.create(t, { id = t, at = "4227" }) end end)
+    vt.apply(b, "coalition", "move 4327")
+    assert(not vt.has_action(b, "coalition", "to 4227"))
+    assert(vt.has_action(b, "coalition", "to 4328"))
 end)
