@@ -388,6 +388,13 @@ test("16.2 8.1 a rally needs a Commander able to command a unit of the stack", f
     assert(face(g, "fr_lagrange") == "ready")
 end)
 
+test("16.2 / 15.2 overstacking with a Supply Train needs a Commander able to command a unit of the stack (7.3)", function()
+    local pieces = function(cmd) return { { cmd, "5621" }, { "fr_lagrange", "5621" }, train("5621") } end
+    assert(not vt.has_action(movement({ "command_structure", "overstacking" }, 7, pieces("macdonald")), "french", "overstack ft1"))
+    assert(vt.has_action(movement({ "command_structure", "overstacking" }, 7, pieces("marmont")), "french", "overstack ft1"))
+    assert(vt.has_action(movement({ "overstacking" }, 7, pieces("macdonald")), "french", "overstack ft1"), "basic 7.3")
+end)
+
 -- ---- 16.2: 7.3 allocation -------------------------------------------------------------------------
 
 test("16.2 7.3 a Supply Train goes only to a stack with a Commander able to command one of its units", function()
