@@ -35,6 +35,11 @@ WHERE = {
     "14": "napoleon_1814/rules/main.lua (scenario hooks), rules/scenario.lua (14.9, 14.10) + the phase modules",
     "15": "15.2: napoleon_1814/rules/scenario.lua (hooks stack_capacity, train_actions, end_of_movement); 15.1 not implemented yet",
     "16": "not implemented yet",
+    "16.2": "cnw_series/command.lua (called by supply.lua 7.3, movement.lua 8.1/8.2/8.6 and the move roll, "
+            "combat.lua 11.3-11.7) + params.command_structure in napoleon_1814/rules/main.lua",
+    "16.3": "napoleon_1814/rules/main.lua (setup marks the army neutral_until murat_joined; hooks hex_closed, "
+            "unit_may_move, combat_may_*, invariants) + cnw_series/core.lua (is_neutral, closed)",
+    "16.4": "napoleon_1814/rules/main.lua (hook victory_at_end_of_turn)",
 }
 
 # Rules that need no test of their own, with the reason.
@@ -127,7 +132,7 @@ def render():
     missing = []
     for n in rules:
         sec = n.split(".")[0]
-        where = WHERE.get(sec, "")
+        where = WHERE.get(n, WHERE.get(sec, ""))   # a rule's own entry, else its section's
         t = tests.get(n, [])
         if t:
             cell = "<br>".join(f"`{name}` ({fname})" for fname, name in t)

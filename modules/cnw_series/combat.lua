@@ -16,13 +16,16 @@
 --   combat_may_support(ctx, game, unit_id, role) -> bool        role "attack"/"defence"
 --   combat_may_target(ctx, game, hex, enemy_side) -> bool      e.g. 1814 r.14.8 (no combat)
 --   combat_withdrawal(ctx, game, unit_id, forced) -> nil/"stay"/"eliminate"
---   combat_value_bonus(ctx, game, info) -> integer              16.2 commanders' abilities (later)
+--   combat_value_bonus(ctx, game, info) -> integer              a bonus added to the final values
+-- The advanced command structure (16.2) is command.lua's, applied when command.active.
 --   combat_reveal(ctx, game, info)                              15.1 hidden forces (later)
 --   combat_commands_adjust(ctx, game)                           16.1 event cards (later)
 --   commander_eliminated(ctx, game, id)                         1814 r.14.4 Napoleon
---   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking (later)
+--   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking
+--   hex_closed(ctx, game, hex, ids) -> bool                     withdrawals and escapes (core.closed)
 local core = require("cnw.core")
 local V = require("cnw.combat_values")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local M = {}
 local SIDES = core.SIDES
@@ -248,13 +251,15 @@ local function commander_lost(ctx, game, id, why)
     hook(ctx, "commander_eliminated", game, id)
 end
 
-local function escape_hexes(game, id)
+local function escape_hexes(ctx, game, id)
     local p = game.piece(id)
     local side = p.owner
     local out = {}
     -- plain hex distance, through anything (11.20 "irrespective of ... enemy", digest A-22)
     for _, h in ipairs(game.within(p.loc, 3, function() return true end)) do
-        if h ~= p.loc and #core.units_at(game, h, side) > 0 then out[#out + 1] = h end
+        if h ~= p.loc and #core.units_at(game, h, side) > 0 and not core.closed(ctx, game, h, { id }) then
+            out[#out + 1] = h
+        end
     end
     return out
 end
@@ -275,7 +280,7 @@ function M.commanders_fate(ctx, game, commander_ids, after)
             if total == 1 then
                 commander_lost(ctx, game, id, "11.20: fate die 1")
             else
-                local hexes = escape_hexes(game, id)
+                local hexes = escape_hexes(ctx, game, id)
                 if #hexes == 0 then
                     commander_lost(ctx, game, id, "11.20: no friendly stack within three hexes")
                 elseif #hexes == 1 then
@@ -321,7 +326,7 @@ local fate_steps = {
             local id = f.queue[1]
             if role ~= d.role then return {} end
             local out = {}
-            for _, h in ipairs(escape_hexes(game, id)) do
+            for _, h in ipairs(escape_hexes(ctx, game, id)) do
                 out[#out + 1] = { kind = "place", args = { id, h }, hexes = { h }, pieces = { id },
                     label = "Place " .. name(game, id) .. " at " .. hex_name(h) }
             end
@@ -517,8 +522,9 @@ end
 
 -- May a withdrawing group go from `from` into `to`? (11.11's three prohibitions; the attacking
 -- hex is the attacking stack's hex only, digest A-19; enemy pieces of any kind forbid the hex.)
-local function withdrawal_ok(game, c, from, to)
+local function withdrawal_ok(ctx, game, c, from, to)
     if not core.can_enter(from, to) then return false end
+    if core.closed(ctx, game, to, core.force_at(game, from, c.defender)) then return false end
     if core.river_between(from, to) and not core.bridged(from, to) then return false end
     if difficult_hex(to) or (map.terrain(to) == "mountain" and core.is_winter(game)) then return false end
     if core.side_at(game, to) == c.attacker or #depots_at(game, to, c.attacker) > 0 then return false end
@@ -526,10 +532,10 @@ local function withdrawal_ok(game, c, from, to)
     return true
 end
 
-local function withdrawal_hexes(game, c)
+local function withdrawal_hexes(ctx, game, c)
     local out = {}
     for _, n in ipairs(map.neighbours(c.to)) do
-        if withdrawal_ok(game, c, c.to, n) then out[#out + 1] = n end
+        if withdrawal_ok(ctx, game, c, c.to, n) then out[#out + 1] = n end
     end
     return out
 end
@@ -605,7 +611,7 @@ local function further_hexes(ctx, game, c, group)
     local out = {}
     local need = of2_of(game, group)
     for _, n in ipairs(map.neighbours(c.withdraw_hex)) do
-        if n ~= c.to and withdrawal_ok(game, c, c.withdraw_hex, n)
+        if n ~= c.to and withdrawal_ok(ctx, game, c, c.withdraw_hex, n)
             and core.stack_of2(game, n, c.defender) + need <= capacity(ctx, game, n, c.defender) then
             out[#out + 1] = n
         end
@@ -650,7 +656,7 @@ STAGES.evade = function(ctx, game, c)
     for _, id in ipairs(c.defenders) do
         if core.unit_type(game, id) ~= "cavalry" then only_cav = false end
     end
-    if only_cav and not has_type(game, c.ordered, "cavalry") and #withdrawal_hexes(game, c) > 0 then
+    if only_cav and not has_type(game, c.ordered, "cavalry") and #withdrawal_hexes(ctx, game, c) > 0 then
         decide(game, { role = c.defender, step = "combat.evade", rule = "11.1",
             prompt = "Your cavalry is attacked by a stack without cavalry: withdraw before combat (11.1) or stand" })
         return "wait"
@@ -753,6 +759,37 @@ end
 
 -- ---- 11.2-11.16: values and hits -----------------------------------------------------------
 
+-- 16.2 (advanced) in the value inputs: the CR of the Commander who can command the most units of
+-- the attacking / defending stack (limited to those units), the senior Commander's CF bonus
+-- (before 11.3, so before combined arms and halving), and the supporting stacks' Cavalry Corps
+-- Commander exception.
+local function command_inputs(ctx, game, c, att, def, ordered, und)
+    local notes = {}
+    local function main(inputs, hex, side, units, attacking, label)
+        local cmds = core.commanders_at(game, hex, side)
+        local v, who, n = command.combat_cr(ctx, game, cmds, units)
+        if v then
+            inputs.cr = v
+            notes[#notes + 1] = string.format("%s CR %d (%s commands %d unit(s))", label, v, who, n)
+        end
+        local b, by = command.cf_bonus(ctx, game, cmds, units, attacking)
+        if b > 0 then
+            inputs.main.cf = inputs.main.cf + b
+            notes[#notes + 1] = string.format("%s CF %+d (%s, senior Commander)", label, b, by)
+        end
+    end
+    main(att, c.from, c.attacker, ordered, true, "attack")
+    if not def.all_disrupted then main(def, c.to, c.defender, und, false, "defence") end
+    for _, pair in ipairs { { att, "attacker", c.attacker }, { def, "defender", c.defender } } do
+        local inputs, role, side = pair[1], pair[2], pair[3]
+        for _, s in ipairs(inputs.supports) do
+            s.commander = command.support_commander(ctx, game, core.commanders_at(game, s.hex, side),
+                alive_at(game, c.sup[role], s.hex))
+        end
+    end
+    if #notes > 0 then game.log("16.2: " .. table.concat(notes, "; ")) end
+end
+
 -- Inputs of the pure functions, from the board. Exposed for the tests' logs.
 local function value_inputs(ctx, game, c, N, p)
     local to = c.to
@@ -796,6 +833,7 @@ local function value_inputs(ctx, game, c, N, p)
             commander = #core.commanders_at(game, hex, c.defender) > 0, hex = hex,
         }
     end
+    if command.active(ctx, game) then command_inputs(ctx, game, c, att, def, ordered, und) end
     return att, def
 end
 
@@ -947,7 +985,7 @@ STAGES.outcome = function(ctx, game, c)
         c.stage = "advance"
         return nil
     end
-    local hexes = withdrawal_hexes(game, c)
+    local hexes = withdrawal_hexes(ctx, game, c)
     if c.winner == "attacker" and c.must_withdraw then
         c.advance_mode = "all"
         if #hexes == 0 then
@@ -1167,7 +1205,7 @@ steps["combat.evade"] = {
         if role ~= d.role then return {} end
         local c = current(game)
         local out = {}
-        for _, h in ipairs(withdrawal_hexes(game, c)) do
+        for _, h in ipairs(withdrawal_hexes(ctx, game, c)) do
             out[#out + 1] = { kind = "withdraw", args = { h }, hexes = { c.to, h },
                 label = "Withdraw to " .. hex_name(h) .. " before combat (11.1)" }
         end
@@ -1282,7 +1320,7 @@ steps["combat.withdraw"] = {
         if role ~= d.role then return {} end
         local c = current(game)
         local out = {}
-        for _, h in ipairs(withdrawal_hexes(game, c)) do
+        for _, h in ipairs(withdrawal_hexes(ctx, game, c)) do
             out[#out + 1] = { kind = "withdraw", args = { h }, hexes = { c.to, h },
                 label = "Withdraw to " .. hex_name(h) .. " (11.11)" }
         end

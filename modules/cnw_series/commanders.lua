@@ -11,7 +11,8 @@
 --
 -- State: the alternation "alt_commanders" (core.alt_*), the per-phase property
 -- `commanders_moved` on each Commander that has moved. Hook: ctx.hooks.commander_may_leave(ctx,
--- game, id, "commanders") (1814 r.14.5: Napoleon in Paris).
+-- game, id, "commanders") (1814 r.14.5: Napoleon in Paris; 16.3: Murat while neutral); closed hexes
+-- (core.closed: 1814 r.16.3, 14.11).
 local core = require("cnw.core")
 
 local M = {}
@@ -63,6 +64,7 @@ function M.destinations(ctx, game, id, memo)
     local reach = game.reachable(from, hexes_allowed(ctx), function(a, b)
         local v = ok(b)
         if v == 0 or map.has_hexside(a, b, "lake") then return nil end
+        if core.closed(ctx, game, b, { id }) then return nil end     -- not memoized: depends on id
         if v > 2 and not map.has_hexside(a, b, "pass") then return nil end
         return 1
     end)

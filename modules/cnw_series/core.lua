@@ -33,6 +33,21 @@ function core.is_cossack(game, id) return (game.stat(id, "cossack") or 0) == 1 e
 function core.is_garrison(game, id) return (game.stat(id, "garrison") or 0) == 1 end
 function core.owner(game, id) return game.piece(id).owner end
 
+-- A piece that is neutral until a game variable becomes true: its prop `neutral_until` names the
+-- variable (1814 r.16.3: Murat's army, "murat_joined"). A neutral piece is nobody's enemy (no
+-- cavalry screen, no siege, no supply blocking); the game's hooks keep it out of play.
+function core.is_neutral(game, id)
+    local v = game.prop(id, "neutral_until")
+    return v ~= nil and not game.var(v)
+end
+
+-- May the pieces `ids` (none: a supply line) not enter `hex`? The game's hex_closed hook (1814:
+-- 16.3's neutral hex, 14.11's Neapolitans apart).
+function core.closed(ctx, game, hex, ids)
+    local hook = ctx.hooks.hex_closed
+    return hook ~= nil and hook(ctx, game, hex, ids or {}) == true
+end
+
 -- Pieces of `side` at `loc` matching `pred` (bottom to top).
 local function select(game, loc, side, pred)
     local out = {}
@@ -76,7 +91,7 @@ function core.has_enemy_units(game, hex, side) return #core.units_at(game, hex, 
 
 function core.has_undisrupted_enemy_cavalry(game, hex, side)
     for _, id in ipairs(core.undisrupted_units_at(game, hex, core.enemy(side))) do
-        if core.unit_type(game, id) == "cavalry" then return true end
+        if core.unit_type(game, id) == "cavalry" and not core.is_neutral(game, id) then return true end
     end
     return false
 end

@@ -158,6 +158,10 @@ function G.new(params, phases, hooks)
                 broken[#broken + 1] = "9.2: " .. side .. " basic CCs are " .. cc
             end
         end
+        -- the game's own (1814: 14.11 / 16.3 Murat's army)
+        if hooks.invariants then
+            for _, text in ipairs(hooks.invariants(ctx, game)) do broken[#broken + 1] = text end
+        end
         return broken
     end
 

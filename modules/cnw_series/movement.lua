@@ -20,9 +20,12 @@
 --   end_of_movement(ctx, game) -> true if it decided  after the phase (15.2's excess check)
 --   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation)
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
+--   hex_closed(ctx, game, hex, ids) -> bool           through core.closed (1814 16.3, 14.11)
+-- The advanced command structure (16.2: trains, 8.6 drm, move roll) is command.lua's.
 -- and ctx.params: march = {winter=, spring=}, forced_march, stack_limit_of2, supply_tie_first,
 -- recon_in_force = {min_units=, max_target_units=, cost=} (absent: no 8.5 in this game).
 local core = require("cnw.core")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local M = {}
 
@@ -204,6 +207,9 @@ local function make_cost(ctx, game, mc)
     local side = mc.side
     local group = set_of(mc.units)
     local of2 = group_of2(game, mc.units)
+    local moving = {}
+    for _, id in ipairs(mc.units) do moving[#moving + 1] = id end
+    for _, id in ipairs(mc.cmds) do moving[#moving + 1] = id end
     local stop_memo, enter_memo = {}, {}
     local function stop_at(h)
         local v = stop_memo[h]
@@ -222,6 +228,7 @@ local function make_cost(ctx, game, mc)
                 v = here + of2 <= limit_of2(ctx, game, h, side)
             end
             if v and ctx.hooks.may_enter then v = ctx.hooks.may_enter(ctx, game, side, h, mc.units) and true or false end
+            if v and core.closed(ctx, game, h, moving) then v = false end
             enter_memo[h] = v
         end
         return v
@@ -293,6 +300,7 @@ local function recon_targets(ctx, game, mc)
         if n >= 1 and n <= (r.max_target_units or 2) and core.can_enter(mc.at, t)
             and (map.terrain(t) == "clear" or core.is_city(t))
             and group_of2(game, mc.units) + core.stack_of2(game, t, mc.side) <= limit_of2(ctx, game, t, mc.side)
+            and not core.closed(ctx, game, t, mc.units)
             and (not ctx.hooks.may_enter or ctx.hooks.may_enter(ctx, game, mc.side, t, mc.units)) then
             out[#out + 1] = t
         end
@@ -313,6 +321,7 @@ local function withdrawal_hexes(ctx, game, target, side, from)
             and not core.has_enemy_units(game, n, side)
             and n ~= from and map.distance(n, from) > 1
             and core.stack_of2(game, n, side) + of2 <= limit_of2(ctx, game, n, side)
+            and not core.closed(ctx, game, n, core.force_at(game, target, side))
             and (not ctx.hooks.may_enter or ctx.hooks.may_enter(ctx, game, side, n, units)) then
             out[#out + 1] = n
         end
@@ -416,7 +425,7 @@ function M.escape_hexes(ctx, game, id)
     local hex = game.piece(id).loc
     local n = ctx.params.commander_escape_hexes or 3
     return game.within(hex, n, function(h)
-        return h ~= hex and #core.units_at(game, h, owner) > 0
+        return h ~= hex and #core.units_at(game, h, owner) > 0 and not core.closed(ctx, game, h, { id })
     end)
 end
 
@@ -499,14 +508,20 @@ local function new_move(ctx, game, side, hex)
              path = { hex }, fates = {}, ended = false, _train = trains[#trains] }
 end
 
+-- The Commanders at hex who have not moved this phase (8.4 bp2).
+local function fresh_commanders(game, hex, side)
+    local out = {}
+    for _, id in ipairs(core.commanders_at(game, hex, side)) do
+        if not game.prop(id, "moved") then out[#out + 1] = id end
+    end
+    return out
+end
+
 -- May `side` start a move from `hex` (8.2-8.4)? Returns the move context or nil.
 local function movable_stack(ctx, game, side, hex)
     if #M.trains_at(game, hex, side) == 0 then return nil end                       -- bp1
-    local fresh = false
-    for _, id in ipairs(core.commanders_at(game, hex, side)) do                     -- bp2
-        if not game.prop(id, "moved") then fresh = true end
-    end
-    if not fresh then return nil end
+    local fresh = fresh_commanders(game, hex, side)                                 -- bp2
+    if #fresh == 0 then return nil end
     local all = core.units_at(game, hex, side)
     if #all == 0 then return nil end                                                 -- 8.3
     for _, id in ipairs(all) do
@@ -515,6 +530,8 @@ local function movable_stack(ctx, game, side, hex)
     if M.under_siege(ctx, game, hex, side) then return nil end                       -- siege
     local mc = new_move(ctx, game, side, hex)
     if #mc.units == 0 then return nil end
+    -- 16.2 (advanced): the Supply Train serves only a Commander able to command a moving unit
+    if not command.train_allowed(ctx, game, fresh, mc.units) then return nil end
     if not any_step(ctx, game, mc) and #recon_targets(ctx, game, mc) == 0 then return nil end
     return mc
 end
@@ -597,6 +614,14 @@ local function march_attrition(ctx, game, mc)
     for _, id in ipairs(mc.units) do if on_map(game, id) then ids[#ids + 1] = id end end
     for _, id in ipairs(mc.cmds) do ids[#ids + 1] = id end
     local extra = ctx.hooks.march_attrition_drm and ctx.hooks.march_attrition_drm(ctx, game, ids) or 0
+    if command.active(ctx, game) then
+        -- 16.2: the Commanders who accompanied the stack throughout (mc.cmds)
+        local units = {}
+        for _, id in ipairs(mc.units) do if on_map(game, id) then units[#units + 1] = id end end
+        local drm, why = command.march_drm(ctx, game, units, mc.cmds)
+        if why then game.log("16.2 march attrition drm " .. string.format("%+d", drm) .. ": " .. why) end
+        extra = extra + drm
+    end
     local total = game.roll(1, 6, "8.6 march attrition at " .. mc.at)
     local score = total + drm + extra
     local elim, disr = attrition_result(score)
@@ -699,8 +724,9 @@ end
 local function rally_hexes(ctx, game, side)
     local out = {}
     for _, hex in ipairs(hexes_of(game, side)) do
-        if #M.trains_at(game, hex, side) > 0 and #rally_commanders(game, hex, side) > 0
-            and #rally_candidates(ctx, game, hex, side) > 0 then
+        local cmds = rally_commanders(game, hex, side)
+        if #M.trains_at(game, hex, side) > 0 and #cmds > 0 and #rally_candidates(ctx, game, hex, side) > 0
+            and command.train_allowed(ctx, game, cmds, core.units_at(game, hex, side)) then   -- 16.2
             out[#out + 1] = hex
         end
     end
@@ -837,6 +863,22 @@ M.steps["movement.choose"] = {
             return decide_next(ctx, game, true)
         end
         local mc = movable_stack(ctx, game, role, action.args[1])
+        if not mc then game.refuse("the stack at " .. tostring(action.args[1]) .. " cannot move (8.4)") end
+        if command.active(ctx, game) then
+            -- 16.2 special characteristic (Constantine, Victor): the senior Commander's move roll
+            local hex = mc.from
+            local n, who = command.move_fail(ctx, game, core.commanders_at(game, hex, role), core.units_at(game, hex, role))
+            if n > 0 then
+                local die = game.roll(1, 6, "16.2 move roll of the stack with " .. who .. " at " .. hex)
+                if die <= n then
+                    if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+                    game.log(string.format("16.2: %s's stack at %s rolls %d: the move does not happen and the units remain in situ; the Supply Train is removed (8.2)",
+                        who, hex, die))
+                    return decide_next(ctx, game, true)
+                end
+                game.log(string.format("16.2: %s's stack at %s rolls %d: it may move", who, hex, die))
+            end
+        end
         continue_move(ctx, game, mc)
     end,
 }
@@ -859,9 +901,13 @@ M.steps["movement.stack"] = {
                               label = "Reconnaissance in force against " .. t .. " (8.5)" }
         end
         if mc.spent == 0 and #mc.units > 1 then
+            local fresh = fresh_commanders(game, mc.at, mc.side)
             for _, id in ipairs(mc.units) do
+                -- 16.2: the units that go on must keep a Commander able to command one of them
+                if command.train_allowed(ctx, game, fresh, without(mc.units, id)) then
                 out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
                                   label = "Leave " .. id .. " behind at " .. mc.at .. " (8.4)" }
+                end
             end
         end
         for _, id in ipairs(mc.cmds) do

@@ -12,12 +12,14 @@
 -- whose Reinforcement Phase they arrive), arrive_at (the hex) and optionally arrive_repeat (an
 -- entry possible on that Turn or any later one). Params: cossacks_from_turn,
 -- reinforcements_may_wait (sides whose reinforcements wait instead of being lost, 13.4),
--- reinforcements_river_exception (13.3's "unless separated by a river"), stack_limit_of2,
+-- reinforcements_river_exception (13.3's "unless separated by a river"), stack_limit_of2 (via
+-- core.capacity and the hook stack_capacity),
 -- cc_min/cc_max. Hooks: entry_ignores_adjacency(ctx, game, id) (14.13),
 -- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
 -- game) (checks made once the last phase is over, 14.12), entry_hexes(ctx, game, id) (pieces with
--- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9).
+-- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9), hex_closed (core.closed).
+-- Neutral pieces (core.is_neutral) do not count as enemies for 13.3.
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 
@@ -131,7 +133,8 @@ local function due(ctx, game, side)
     return out
 end
 
--- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1.
+-- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1 (the
+-- hex's capacity, core.capacity: 6 OF, or more under 1814's 15.2).
 function R.entry_allowed(ctx, game, id, hex)
     local side = game.piece(id).owner
     if not map.exists(hex) or not core.playable(hex) then return false end
@@ -140,9 +143,14 @@ function R.entry_allowed(ctx, game, id, hex)
     if ctx.hooks.reinforcement_entry and ctx.hooks.reinforcement_entry(ctx, game, id, hex) == false then
         return false
     end
+    if core.closed(ctx, game, hex, { id }) then return false end
     if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id)) then
         for _, n in ipairs(map.neighbours(hex)) do
-            if #core.force_at(game, n, enemy) > 0 then
+            local enemies = 0
+            for _, e in ipairs(core.force_at(game, n, enemy)) do
+                if not core.is_neutral(game, e) then enemies = enemies + 1 end
+            end
+            if enemies > 0 then
                 if not (ctx.params.reinforcements_river_exception and core.river_between(hex, n)) then
                     return false
                 end
@@ -150,7 +158,7 @@ function R.entry_allowed(ctx, game, id, hex)
         end
     end
     if core.is_unit(game, id) then
-        if core.stack_of2(game, hex, side) + core.of2(game, id) > ctx.params.stack_limit_of2 then return false end
+        if core.stack_of2(game, hex, side) + core.of2(game, id) > core.capacity(ctx, game, hex, side) then return false end
     end
     return true
 end

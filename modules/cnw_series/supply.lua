@@ -26,6 +26,7 @@
 -- trace_to_uss, forage_from_turn, dummy_trains, supply_tie_first); game-specific exceptions from
 -- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13).
 local core = require("cnw.core")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local supply = {}
 
@@ -211,7 +212,11 @@ function supply.under_siege(game, hex)
     if not side then return false end
     if #core.units_at(game, hex, side) ~= 1 then return false end
     for _, n in ipairs(map.neighbours(hex)) do
-        if #core.undisrupted_units_at(game, n, core.enemy(side)) >= 2 then return true end
+        local enemies = 0
+        for _, id in ipairs(core.undisrupted_units_at(game, n, core.enemy(side))) do
+            if not core.is_neutral(game, id) then enemies = enemies + 1 end
+        end
+        if enemies >= 2 then return true end
     end
     return false
 end
@@ -233,7 +238,7 @@ local function situation(ctx, game, side)
         for _, id in ipairs(game.pieces { category = cat }) do
             local p = game.piece(id)
             local hex = p.loc
-            if hex and hex:sub(1, 4) ~= "box:" then
+            if hex and hex:sub(1, 4) ~= "box:" and not core.is_neutral(game, id) then   -- 16.3: nobody's
                 if p.owner == side then
                     if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
                     sit.friendly[hex] = true
@@ -294,6 +299,7 @@ end
 
 function route_hex_check(ctx, game, sit, hex, is_end)
     if sit.enemy[hex] then return false end
+    if core.closed(ctx, game, hex) then return false end        -- 1814 16.3: no supply line enters
     if not sit.friendly[hex] then
         for _, n in ipairs(MAP.nb[hex]) do
             if sit.enemy_cav[n] and not MAP.unbridged[hex .. "|" .. n] then
@@ -623,8 +629,9 @@ local function allocation_targets(ctx, game, side)
     local fieldset = supply_field(ctx, game, side, sit)
     local out = {}
     for hex in pairs(sit.friendly_cmd) do
-        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset) then
-            out[hex] = "stack"
+        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)
+            and command.train_allowed(ctx, game, core.commanders_at(game, hex, side), core.units_at(game, hex, side)) then
+            out[hex] = "stack"   -- 16.2 (advanced): a Commander able to command a unit of the stack
         end
     end
     local extra = {}

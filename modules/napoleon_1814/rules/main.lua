@@ -42,6 +42,10 @@ local params = {
     -- 7.4, 8.2, 13.2: equal Set Up Card Supply Trains: the French begin (digest A-2).
     supply_tie_first = "french",
     -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
+    -- 16.2 (advanced, option command_structure): the command structure of cnw/command.lua. 1814
+    -- allows a Supply Train only with a Commander able to command a unit of the stack; among
+    -- Commanders of equal seniority the owner chooses (no 1813 "most units" tie-break).
+    command_structure = { option = "command_structure", train_needs_command = true, tie_most_units = false },
     cossacks_from_turn = 4,
     reinforcements_river_exception = true,
     reinforcements_may_wait = { coalition = true },
@@ -59,6 +63,14 @@ local params = {
 
 local hooks = {}
 
+-- 14.11, 16.3: Murat and his Neapolitan army.
+local MILAN = "4227"
+local function neapolitan(game, id)
+    return id == "murat" or game.stat(id, "nation") == "naples"
+end
+-- 16.3: neutral (a piece marked by setup, until REC 9 sets the variable murat_joined).
+local function neutral(ctx, game, id) return ctx.core.is_neutral(game, id) end
+
 -- 14.4: a Coalition combat unit in Paris and in Bordeaux or Marseilles at the end of a Turn.
 local PARIS, BORDEAUX, MARSEILLES = "5420", "5929", "4832"
 function hooks.victory_at_end_of_turn(ctx, game)
@@ -69,23 +81,62 @@ function hooks.victory_at_end_of_turn(ctx, game)
             (held(BORDEAUX) and "Bordeaux" or "Marseilles") .. " at the end of Turn " .. game.turn() .. " (14.4)")
         return true
     end
+    -- 16.4 (advanced): the French basic CCs (9.2: the Set Up Card figure with the permanent
+    -- adjustments, the track <side>_cc_basic) are 6 and the Coalition's 1. Checked after 14.4's
+    -- automatic Coalition victory (RULINGS CS-1).
+    if game.option("cc_victory") and game.track("french_cc_basic") >= ctx.params.cc_max
+        and game.track("coalition_cc_basic") <= ctx.params.cc_min then
+        game.finish("The French win: their basic Combat Commands are " .. game.track("french_cc_basic") ..
+            " and the Coalition's " .. game.track("coalition_cc_basic") .. " at the end of Turn " .. game.turn() .. " (16.4)")
+        return true
+    end
     return false
 end
 
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
 -- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
 local NOT_YET = {
-    hidden_forces = "15.1 hidden forces",
-    event_cards = "16.1 Random Event Cards", command_structure = "16.2 command structure",
-    murat_neutral = "16.3 Murat", cc_victory = "16.4 Combat Commands victory",
+    { "hidden_forces", "15.1 hidden forces" },
+    { "event_cards", "16.1 Random Event Cards" },
 }
 function hooks.setup(ctx, game)
-    for _, id in ipairs { "hidden_forces", "event_cards", "command_structure",
-                          "murat_neutral", "cc_victory" } do
-        if game.option(id) then
-            game.refuse("the option " .. NOT_YET[id] .. " is not implemented yet (see RULES.md)")
+    for _, entry in ipairs(NOT_YET) do
+        if game.option(entry[1]) then
+            game.refuse("the option " .. entry[2] .. " is not implemented yet (see RULES.md)")
         end
     end
+    -- 16.3: Murat's army is neutral until REC 9 is played (the event cards set murat_joined);
+    -- without the event cards it stays neutral (RULINGS CS-12).
+    if game.option("murat_neutral") then
+        for _, id in ipairs(game.pieces { owner = "coalition" }) do
+            if neapolitan(game, id) then game.set_prop(id, "neutral_until", "murat_joined") end
+        end
+    end
+end
+
+-- 16.3: no unit or supply line of either side enters the neutral army's hex (4227); 14.11: the
+-- Neapolitans never stack with other Coalition pieces (RULINGS CS-13, CS-14). ids: the pieces entering
+-- (none: a supply line).
+function hooks.hex_closed(ctx, game, hex, ids)
+    local core = ctx.core
+    local here_neutral, here_naples, here_others = false, false, false
+    for _, id in ipairs(core.force_at(game, hex, "coalition")) do
+        if neutral(ctx, game, id) then here_neutral = true end
+        if neapolitan(game, id) then here_naples = true else here_others = true end
+    end
+    if here_neutral then
+        if #ids == 0 then return true end
+        for _, id in ipairs(ids) do
+            if not neapolitan(game, id) then return true end
+        end
+    end
+    for _, id in ipairs(ids) do
+        if core.owner(game, id) == "coalition" then
+            if neapolitan(game, id) and here_others then return true end
+            if not neapolitan(game, id) and here_naples then return true end
+        end
+    end
+    return false
 end
 
 function hooks.game_length(ctx, game)
@@ -126,6 +177,7 @@ end
 
 -- 14.5: Napoleon cannot leave Paris until the Commanders' Movement phase of Turn 4.
 function hooks.commander_may_leave(ctx, game, id, phase)
+    if neutral(ctx, game, id) then return false end               -- 16.3: Murat while neutral
     if game.piece(id).type ~= "napoleon" or game.piece(id).loc ~= PARIS then return true end
     return game.turn() > 4 or (game.turn() == 4 and phase == "commanders")
 end
@@ -139,7 +191,7 @@ local function pyrenean(game, id)
     return army == "pyrenees" or army == "peninsula"
 end
 function hooks.unit_may_move(ctx, game, id)
-    if ctx.core.is_garrison(game, id) then return false end
+    if ctx.core.is_garrison(game, id) or neutral(ctx, game, id) then return false end   -- 14.7, 16.3
     return not (game.turn() < 4 and pyrenean(game, id))
 end
 function hooks.may_enter(ctx, game, side, hex, ids)
@@ -154,15 +206,19 @@ end
 -- Wellington's commands may not engage in combat: they neither attack nor support, and their
 -- hexes cannot be attacked (RULINGS.md C-23).
 local function pyrenean_winter(game, id) return game.turn() < 4 and pyrenean(game, id) end
+-- 16.3: the neutral Neapolitans neither attack, support nor are attacked.
 function hooks.combat_may_attack(ctx, game, id)
-    return not ctx.core.is_garrison(game, id) and not pyrenean_winter(game, id)
+    return not ctx.core.is_garrison(game, id) and not pyrenean_winter(game, id) and not neutral(ctx, game, id)
 end
 function hooks.combat_may_support(ctx, game, id, role)
-    return not ctx.core.is_garrison(game, id) and not pyrenean_winter(game, id)
+    return not ctx.core.is_garrison(game, id) and not pyrenean_winter(game, id) and not neutral(ctx, game, id)
 end
 function hooks.combat_may_target(ctx, game, hex, enemy)
     for _, id in ipairs(ctx.core.units_at(game, hex, enemy)) do
         if pyrenean_winter(game, id) then return false end
+    end
+    for _, id in ipairs(ctx.core.force_at(game, hex, enemy)) do
+        if neutral(ctx, game, id) then return false end
     end
     return true
 end
@@ -195,9 +251,6 @@ function hooks.entry_ignores_adjacency(ctx, game, id)
 end
 
 -- 14.11: Murat's Neapolitans may not stack with other Coalition units and may not be held back.
-local function neapolitan(game, id)
-    return id == "murat" or game.stat(id, "nation") == "naples"
-end
 function hooks.reinforcement_entry(ctx, game, id, hex)
     if not neapolitan(game, id) then return nil end
     for _, other in ipairs(ctx.core.force_at(game, hex, "coalition")) do
@@ -206,6 +259,24 @@ function hooks.reinforcement_entry(ctx, game, id, hex)
     return nil
 end
 function hooks.must_deploy(ctx, game, id) return neapolitan(game, id) end
+
+-- Invariants of the random-games sweep: 14.11, the Neapolitans never share a hex with other
+-- Coalition pieces; 16.3, nothing else is ever in the neutral army's hex.
+function hooks.invariants(ctx, game)
+    local broken = {}
+    for _, hex in ipairs(game.occupied()) do
+        local naples, others, is_neutral, french = false, false, false, false
+        for _, id in ipairs(ctx.core.force_at(game, hex, "coalition")) do
+            if neapolitan(game, id) then naples = true else others = true end
+            if neutral(ctx, game, id) then is_neutral = true end
+        end
+        if naples and others then broken[#broken + 1] = "14.11: Neapolitans stacked with other Coalition pieces in " .. hex end
+        if is_neutral and #ctx.core.force_at(game, hex, "french") > 0 then
+            broken[#broken + 1] = "16.3: French pieces in the neutral Neapolitans' hex " .. hex
+        end
+    end
+    return broken
+end
 
 -- 14.12: Bernadotte or a Swedish unit west of the Rhine at the end of a Turn shortens the game.
 function hooks.end_of_turn(ctx, game)

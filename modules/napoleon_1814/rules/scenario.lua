@@ -11,6 +11,7 @@
 --       (hooks of the library) and scenario.movement_steps (added to the movement phase's).
 local core = require("cnw.core")
 local supply = require("cnw.supply")
+local command = require("cnw.command")   -- 16.2 (advanced)
 
 local S = { steps = {} }
 
@@ -202,7 +203,11 @@ function S.train_actions(ctx, game, side)
     if not game.option("overstacking") then return out end
     for _, id in ipairs(require("cnw.movement").all_trains(game, side)) do
         local hex = game.piece(id).loc
-        if #core.units_at(game, hex, side) > 0 and allocations(game, hex, side, game.turn()) < OVERSTACK_MAX then
+        local units = core.units_at(game, hex, side)
+        -- 15.2 applies 7.3's conditions, with 16.2's amendment when the advanced rule is on
+        local commanded = not command.active(ctx, game)
+            or command.train_allowed(ctx, game, core.commanders_at(game, hex, side), units)
+        if #units > 0 and commanded and allocations(game, hex, side, game.turn()) < OVERSTACK_MAX then
             out[#out + 1] = { kind = "overstack", args = { id }, hexes = { hex }, pieces = { id },
                               label = "Allocate the Supply Train at " .. hex ..
                                   " to raise the hex's capacity by 3 OF for one Turn (15.2)" }

@@ -93,6 +93,19 @@ test("13.3 no reinforcement on an enemy stack or beyond the stacking limit (4.1)
     assert(loc(g, "fr_curial") == "box:eliminated")
 end)
 
+test("13.3 / 15.2 a reinforcement may join a stack up to the capacity its hex has under 15.2 overstacking", function()
+    local g = vt.new_game { setup = EMPTY, options = { "overstacking" } }
+    start(g, 3, "reinforcements", function(game)
+        due(game, "fr_barrois", 3, "5420")
+        put(game, "fr_rottembourg", "5420"); put(game, "fr_charpentier", "5420"); put(game, "fr_dufour", "5420")  -- 6 OF
+        -- a Supply Train allocated to the stack this Turn (15.2): capacity 9 OF
+        game.set_var("overstack", { { hex = "5420", side = "french", turn = 3 } })
+    end)
+    assert(vt.has_action(g, "french", "place fr_barrois"), "6 + OF of Barrois <= 9")
+    vt.apply(g, "french", "place fr_barrois")
+    assert(loc(g, "fr_barrois") == "5420")
+end)
+
 test("13.4 Coalition reinforcements that cannot be placed wait, and the Coalition may hold them back", function()
     local g = new()
     start(g, 3, "reinforcements", function(game)
