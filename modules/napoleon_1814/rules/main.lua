@@ -233,6 +233,10 @@ hooks.train_actions = scenario.train_actions
 hooks.train_apply = scenario.train_apply
 hooks.end_of_movement = scenario.end_of_movement
 for name, step in pairs(scenario.movement_steps) do movement.steps[name] = step end
+-- 15.1 hidden forces (optional rule; rules/hidden.lua).
+local hidden = require("hidden")
+for name, f in pairs(hidden.hooks) do hooks[name] = f end
+for name, step in pairs(hidden.steps) do reinforcements.phase.steps[name] = step end
 
 local phases = {}
 phases.movement = movement                         -- 8
