@@ -75,12 +75,11 @@ end
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
 -- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
 local NOT_YET = {
-    hidden_forces = "15.1 hidden forces",
     event_cards = "16.1 Random Event Cards", command_structure = "16.2 command structure",
     murat_neutral = "16.3 Murat", cc_victory = "16.4 Combat Commands victory",
 }
 function hooks.setup(ctx, game)
-    for _, id in ipairs { "hidden_forces", "event_cards", "command_structure",
+    for _, id in ipairs { "event_cards", "command_structure",
                           "murat_neutral", "cc_victory" } do
         if game.option(id) then
             game.refuse("the option " .. NOT_YET[id] .. " is not implemented yet (see RULES.md)")
