@@ -83,8 +83,8 @@ local function cossacks(ctx, game)
     local cities = {}
     for _, hex in ipairs(game.occupied()) do
         if core.is_city(hex) then
-            for _, id in ipairs(game.pieces_at(hex)) do
-                if core.is_unit(game, id) and core.is_cossack(game, id) then
+            for _, id in ipairs(core.units_at(game, hex)) do     -- hidden ones too (15.1)
+                if core.is_cossack(game, id) then
                     cities[#cities + 1] = hex
                     break
                 end
