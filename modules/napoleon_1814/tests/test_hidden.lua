@@ -283,3 +283,18 @@ test("15.1 a stack called to support puts its hidden force on the map; other sta
     eq(loc(g, "fr_barrois"), "5020", "called: on the map")
     eq(loc(g, "fr_charpentier"), "box:french_hidden_3", "a stack not in the combat stays hidden")
 end)
+
+test("15.1 / 8.7 hidden units moving with their stack suffer march attrition at the destination", function()
+    -- five hexes in Winter, die 6 +3 = 9: one eliminated, one disrupted (8.7)
+    local g = new { pieces = { { "ney", "5621" }, { "fr_friant", "5621" }, train("5621"),
+                               { "fr_meunier", "5621", box = "french_hidden_2" } }, dice = { 6 } }
+    vt.apply(g, "french", "move 5621")
+    vt.apply(g, "french", "to 6121")
+    eq(step(g), "movement.attrition", "the owner chooses")
+    eq(vt.has_action(g, "french", "eliminate fr_meunier"), true, "the hidden unit may be chosen")
+    eq(vt.has_action(g, "french", "eliminate fr_friant"), true, "as the one on the map")
+    vt.apply(g, "french", "eliminate fr_meunier")
+    eq(loc(g, "fr_meunier"), "box:eliminated", "eliminated from its box")
+    eq(face(g, "fr_friant"), "disrupted", "the other is disrupted")
+    eq(loc(g, "french_hidden_2"), nil, "the empty box frees its marker")
+end)
