@@ -52,6 +52,10 @@ function H.redeploy(game, marker, ids, why)
         game.move(id, hex)
         game.log(id .. " comes out of hidden force " .. marker .. " onto the map at " .. hex ..
             " (" .. why .. ")")
+        -- a revealed fact: the engine then refuses to undo the action that revealed it (a player
+        -- must not look at a hidden force and take his move back)
+        game.set_hidden(id, true)
+        game.reveal(id)
     end
     if #core.box_contents(game, marker) == 0 then
         game.remove(marker)

@@ -258,6 +258,8 @@ test("15.1 the attacking and the defending stacks put their hidden forces on the
                             { "co_lieven", "4921" }, { "co_shcherbatov", "4921", box = "coalition_hidden_4" } }
     eq(vt.decision(g).step, "combat.order", "an order")
     vt.apply(g, "french", "attack 4920 4921")
+    eq(events(g):find("Revealed co_shcherbatov", 1, true) ~= nil, true,
+        "a revealed fact (the engine's undo barrier: the attacker may not take the order back)")
     eq(loc(g, "fr_meunier"), "4920", "the attacker's hidden unit is on the map")
     eq(loc(g, "co_shcherbatov"), "4921", "the defender's too")
     eq(loc(g, "french_hidden_1"), nil, "marker freed")
