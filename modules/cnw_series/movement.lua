@@ -69,11 +69,13 @@ local function on_map(game, id)
     return loc ~= nil and map.exists(loc)
 end
 
--- The moving units: those on the map and (15.1) those moving hidden.
+-- The moving units: those on the map and (15.1) the hidden ones, moving apart from their box
+-- (_hidden) or in a box whose marker travels with the stack (_carried).
 local function movers(mc)
     local out = {}
     for _, id in ipairs(mc.units) do out[#out + 1] = id end
     for _, id in ipairs(mc._hidden or {}) do out[#out + 1] = id end
+    for _, id in ipairs(mc._carried or {}) do out[#out + 1] = id end
     return out
 end
 
@@ -416,7 +418,7 @@ local function start_hidden_move(game, mc)
     if all then
         mc.markers = markers
         mc._hidden = {}
-        mc._boxed = hidden        -- still theirs for the end of the move (8.3, 8.7)
+        mc._carried = hidden
     else
         -- they wait in their box until the move ends: its upkeep must not bring them out
         for _, id in ipairs(hidden) do game.set_prop(id, "moving_hidden", true) end
@@ -427,6 +429,10 @@ end
 -- destination (15.1, 8.2's transfer: nothing appears on the map) or appear on the map there.
 local function place_hidden_movers(game, mc)
     local hidden = mc._hidden or {}
+    -- every hidden mover, for the end of the move (8.3 moved, 8.7 attrition)
+    mc._boxed = {}
+    for _, id in ipairs(mc._carried or {}) do mc._boxed[#mc._boxed + 1] = id end
+    for _, id in ipairs(hidden) do mc._boxed[#mc._boxed + 1] = id end
     if #hidden == 0 then return end
     local boxes = core.box_markers_at(game, mc.at, mc.side)
     for _, id in ipairs(hidden) do
@@ -439,7 +445,6 @@ local function place_hidden_movers(game, mc)
             game.log(id .. " leaves its hidden force and appears at " .. mc.at .. " (15.1)")
         end
     end
-    mc._boxed = hidden
     mc._hidden = {}
 end
 

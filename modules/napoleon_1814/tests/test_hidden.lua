@@ -300,3 +300,15 @@ test("15.1 / 8.7 hidden units moving with their stack suffer march attrition at 
     eq(face(g, "fr_friant"), "disrupted", "the other is disrupted")
     eq(loc(g, "french_hidden_2"), nil, "the empty box frees its marker")
 end)
+
+test("15.1 / 4.1 a hidden force carried by its stack counts for stacking at every step of the move", function()
+    -- 1 OF on the map + 4 OF hidden; 5821 holds 1.5 OF: 6.5 OF is over the limit
+    local g = new { pieces = { { "ney", "5621" }, { "fr_friant", "5621" }, train("5621"),
+                               { "fr_barrois", "5621", box = "french_hidden_2" }, { "fr_rottembourg", "5621", box = "french_hidden_2" },
+                               { "fr_meunier", "5821" } } }
+    vt.apply(g, "french", "move 5621")
+    eq(vt.has_action(g, "french", "to 5821"), false, "over 6 OF before the first step")
+    vt.apply(g, "french", "to 5721")
+    eq(loc(g, "french_hidden_2"), "5721", "the marker travels")
+    eq(vt.has_action(g, "french", "to 5821"), false, "and still after it")
+end)
