@@ -33,7 +33,7 @@ WHERE = {
     "12": "cnw_series/commanders.lua",
     "13": "cnw_series/reinforcements.lua",
     "14": "napoleon_1814/rules/main.lua (scenario hooks), rules/scenario.lua (14.9, 14.10) + the phase modules",
-    "15": "15.2: napoleon_1814/rules/scenario.lua (hooks stack_capacity, train_actions, end_of_movement); 15.1 not implemented yet",
+    "15": "15.1: napoleon_1814/rules/hidden.lua + cnw_series/core.lua (a stack's units include its hidden boxes), movement.lua (hidden moves, 8.2/8.5 reveals), combat.lua (hook combat_reveal); 15.2: napoleon_1814/rules/scenario.lua (hooks stack_capacity, train_actions, end_of_movement)",
     "16": "not implemented yet",
     "16.2": "cnw_series/command.lua (called by supply.lua 7.3, movement.lua 8.1/8.2/8.6 and the move roll, "
             "combat.lua 11.3-11.7) + params.command_structure in napoleon_1814/rules/main.lua",

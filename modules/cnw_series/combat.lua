@@ -18,7 +18,9 @@
 --   combat_withdrawal(ctx, game, unit_id, forced) -> nil/"stay"/"eliminate"
 --   combat_value_bonus(ctx, game, info) -> integer              a bonus added to the final values
 -- The advanced command structure (16.2) is command.lua's, applied when command.active.
---   combat_reveal(ctx, game, info)                              15.1 hidden forces (later)
+--   combat_reveal(ctx, game, hex, side)                         15.1: a stack that attacks, defends
+--                                                               or is called to support puts its
+--                                                               hidden force on the map
 --   combat_commands_adjust(ctx, game)                           16.1 event cards (later)
 --   commander_eliminated(ctx, game, id)                         1814 r.14.4 Napoleon
 --   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking
@@ -1134,6 +1136,8 @@ steps["combat.order"] = {
         end
         local from, to = action.args[1], action.args[2]
         local enemy = core.enemy(role)
+        hook(ctx, "combat_reveal", game, from, role)      -- 15.1: before anything is counted
+        hook(ctx, "combat_reveal", game, to, enemy)
         local c = {
             attacker = role, defender = enemy, from = from, to = to, kind = target_kind(game, to, enemy),
             ordered = orderable(ctx, game, from, role), cc_attacker = 0, cc_defender = 0,
@@ -1261,6 +1265,7 @@ steps["combat.support"] = {
         local c = current(game)
         local r = role == c.attacker and "attacker" or "defender"
         if action.kind == "call" then
+            hook(ctx, "combat_reveal", game, action.args[1], role)   -- 15.1
             c.calls[r][#c.calls[r] + 1] = action.args[1]
             save(game, c)
             if #support_candidates(ctx, game, c, r) > 0 then return decide(game, d) end

@@ -48,12 +48,89 @@ function core.closed(ctx, game, hex, ids)
     return hook ~= nil and hook(ctx, game, hex, ids or {}) == true
 end
 
--- Pieces of `side` at `loc` matching `pred` (bottom to top).
+
+-- ---- hidden forces (1814 r.15.1) -------------------------------------------------------------
+-- A marker whose counter type has the stat "box" (a box id) stands on the map for the pieces in
+-- that box: they are "in" the marker's hex for every rule (supply, attrition, 4.1, movement,
+-- combat) although their counters are off the map, in a box only their owner may see. Every
+-- query of "the units of a stack" below (units_at and the rest) includes them; core.hex_of gives
+-- the hex of any piece, box contents included.
+
+local BOX_OF = {}   -- counter type -> box id or false (a cache of the immutable definitions)
+local function box_of_type(t)
+    local b = BOX_OF[t]
+    if b == nil then
+        b = defs.counter(t).stats.box
+        if type(b) ~= "string" then b = false end
+        BOX_OF[t] = b
+    end
+    return b
+end
+
+-- The box id a marker stands for, or nil when the piece is no such marker.
+function core.marker_box(game, id) return box_of_type(game.piece(id).type) or nil end
+
+-- The box markers of `side` (any side when nil) at hex, bottom to top.
+function core.box_markers_at(game, hex, side)
+    local out = {}
+    for _, id in ipairs(game.pieces_at(hex)) do
+        local p = game.piece(id)
+        if box_of_type(p.type) and (side == nil or p.owner == side) then out[#out + 1] = id end
+    end
+    return out
+end
+
+-- The pieces in the box of `marker`, bottom to top.
+function core.box_contents(game, marker)
+    return game.pieces_at("box:" .. core.marker_box(game, marker))
+end
+
+-- The marker (on the map) standing for the box a piece is in, or nil.
+function core.marker_of(game, id)
+    local loc = game.piece(id).loc
+    if not loc or loc:sub(1, 4) ~= "box:" then return nil end
+    local m = game.piece(loc:sub(5))
+    if m and box_of_type(m.type) == loc:sub(5) and m.loc and m.loc:sub(1, 4) ~= "box:" then return m.id end
+    return nil
+end
+
+-- The hex a piece is in for the rules: its location on the map, or the hex of the marker of the
+-- box it is in (15.1); nil when it is nowhere or in another box (eliminated, waiting).
+function core.hex_of(game, id)
+    local loc = game.piece(id).loc
+    if not loc then return nil end
+    if loc:sub(1, 4) ~= "box:" then return loc end
+    local m = core.marker_of(game, id)
+    return m and game.piece(m).loc or nil
+end
+
+-- Whether a piece is in a hidden box (counter off the map, standing in the marker's hex).
+function core.is_boxed(game, id) return core.marker_of(game, id) ~= nil end
+
+-- Pieces of `side` at `loc` matching `pred` (bottom to top), with the contents of the boxes whose
+-- markers are there in the marker's place (15.1).
 local function select(game, loc, side, pred)
     local out = {}
+    local function consider(id, p)
+        if (side == nil or p.owner == side) and pred(id, p) then out[#out + 1] = id end
+    end
     for _, id in ipairs(game.pieces_at(loc)) do
         local p = game.piece(id)
-        if (side == nil or p.owner == side) and pred(id, p) then out[#out + 1] = id end
+        local box = box_of_type(p.type)
+        if box then
+            for _, inner in ipairs(game.pieces_at("box:" .. box)) do consider(inner, game.piece(inner)) end
+        else
+            consider(id, p)
+        end
+    end
+    return out
+end
+
+-- The units of `side` physically at hex (their counters on the map; the 15.1 boxes excluded).
+function core.map_units_at(game, hex, side)
+    local out = {}
+    for _, id in ipairs(game.pieces_at(hex)) do
+        if game.piece(id).owner == side and core.is_unit(game, id) then out[#out + 1] = id end
     end
     return out
 end
@@ -89,9 +166,15 @@ end
 
 function core.has_enemy_units(game, hex, side) return #core.units_at(game, hex, core.enemy(side)) > 0 end
 
-function core.has_undisrupted_enemy_cavalry(game, hex, side)
-    for _, id in ipairs(core.undisrupted_units_at(game, hex, core.enemy(side))) do
+-- on_map_only: only the counters the moving player can see (15.1: hidden cavalry stops a move
+-- only once it is revealed, movement.lua). Neutral cavalry (16.3) screens nobody.
+function core.has_undisrupted_enemy_cavalry(game, hex, side, on_map_only)
+    local ids = on_map_only and core.map_units_at(game, hex, core.enemy(side))
+        or core.undisrupted_units_at(game, hex, core.enemy(side))
+    for _, id in ipairs(ids) do
+        if on_map_only and core.disrupted(game, id) then goto next end
         if core.unit_type(game, id) == "cavalry" and not core.is_neutral(game, id) then return true end
+        ::next::
     end
     return false
 end
@@ -135,10 +218,20 @@ function core.highest_cr(game, commanders)
 end
 
 -- A hit (11.18), attrition (6.4 / 8.7): disrupt, or eliminate if already disrupted.
+-- A log line about piece `id`: for everybody, or, while the piece is in a hidden box (15.1),
+-- for its owner only, the others learning only that something in the marker's box changed.
+function core.log_about(game, id, text)
+    local m = core.marker_of(game, id)
+    if not m then return game.log(text) end
+    local owner = game.piece(id).owner
+    game.log(text, owner)
+    game.log("A unit of hidden force " .. m .. " at " .. game.piece(m).loc .. " is affected", core.enemy(owner))
+end
+
 function core.eliminate(game, id, why)
+    core.log_about(game, id, id .. " is eliminated" .. (why and (" (" .. why .. ")") or ""))
     game.move(id, "box:eliminated")
     if core.is_unit(game, id) then game.set_face(id, "ready") end   -- commanders have one face
-    game.log(id .. " is eliminated" .. (why and (" (" .. why .. ")") or ""))
 end
 
 function core.disrupt(game, id, why)
@@ -147,7 +240,7 @@ function core.disrupt(game, id, why)
         return "eliminated"
     end
     game.set_face(id, "disrupted")
-    game.log(id .. " is disrupted" .. (why and (" (" .. why .. ")") or ""))
+    core.log_about(game, id, id .. " is disrupted" .. (why and (" (" .. why .. ")") or ""))
     return "disrupted"
 end
 

@@ -106,9 +106,11 @@ function G.new(params, phases, hooks)
         return step.actions(ctx, game, role, d)
     end
 
+    -- hooks.after_apply(ctx, game): the game's checks after every action (15.1's hidden boxes).
     function rules.apply(game, role, action)
         local step, d = step_of(game)
         step.apply(ctx, game, role, action, d)
+        if hooks.after_apply then hooks.after_apply(ctx, game) end
     end
 
     -- Features for bots (framework/ai): the real general supply status (6.1-6.2, 14.13) of

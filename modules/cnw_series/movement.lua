@@ -18,7 +18,16 @@
 --   train_actions(ctx, game, side) -> actions, train_apply(ctx, game, side, action)  other uses of
 --                                                    a Supply Train in 8.2's alternation (15.2)
 --   end_of_movement(ctx, game) -> true if it decided  after the phase (15.2's excess check)
---   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation)
+--   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation; it
+--                                                    puts the hidden cavalry on the map)
+--   reveal_stack(ctx, game, hex, side)               (15.1: a reconnaissance in force (8.5)
+--                                                    places the target's hidden force on the map)
+--
+-- 15.1 hidden forces (core.lua): a stack's units in a hidden box are part of the stack. A move
+-- carries them in mc._hidden (a private key: the opponent's view never shows it). If every unit
+-- of the boxes goes with at least one unit on the map, the markers travel with the stack
+-- (mc.markers); otherwise the boxed movers stay in their box until the move ends, then join the
+-- box of a friendly stack at the destination (8.2's transfer) or appear on the map there.
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
 --   hex_closed(ctx, game, hex, ids) -> bool           through core.closed (1814 16.3, 14.11)
 -- The advanced command structure (16.2: trains, 8.6 drm, move roll) is command.lua's.
@@ -59,8 +68,18 @@ local function optional(name)
 end
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
-    return loc ~= nil and loc:sub(1, 4) ~= "box:" and map.exists(loc)
+    local loc = core.hex_of(game, id)
+    return loc ~= nil and map.exists(loc)
+end
+
+-- The moving units: those on the map and (15.1) the hidden ones, moving apart from their box
+-- (_hidden) or in a box whose marker travels with the stack (_carried).
+local function movers(mc)
+    local out = {}
+    for _, id in ipairs(mc.units) do out[#out + 1] = id end
+    for _, id in ipairs(mc._hidden or {}) do out[#out + 1] = id end
+    for _, id in ipairs(mc._carried or {}) do out[#out + 1] = id end
+    return out
 end
 
 local function names(ids) return table.concat(ids, ", ") end
@@ -172,10 +191,11 @@ end
 
 local function river_side(a, b) return map.has_hexside(a, b, "river") or map.has_hexside(a, b, "bridge") end
 
--- 8.4 bp6/bp7: undisrupted enemy cavalry next to hex, not across a river (bridged or not).
+-- 8.4 bp6/bp7: undisrupted enemy cavalry next to hex, not across a river (bridged or not). Only
+-- cavalry on the map counts: hidden cavalry (15.1) stops a move once revealed (enter_hex).
 function M.cavalry_adjacent(game, hex, side)
     for _, n in ipairs(map.neighbours(hex)) do
-        if not river_side(hex, n) and core.has_undisrupted_enemy_cavalry(game, n, side) then return true end
+        if not river_side(hex, n) and core.has_undisrupted_enemy_cavalry(game, n, side, true) then return true end
     end
     return false
 end
@@ -184,7 +204,7 @@ end
 -- here: the river exception is about the first hex entered).
 local function starts_next_to_cavalry(game, hex, side)
     for _, n in ipairs(map.neighbours(hex)) do
-        if core.has_undisrupted_enemy_cavalry(game, n, side) then return true end
+        if core.has_undisrupted_enemy_cavalry(game, n, side, true) then return true end
     end
     return false
 end
@@ -205,11 +225,11 @@ local group_of2 = core.of2_sum
 -- the move (bp6). Caches live only for this call.
 local function make_cost(ctx, game, mc)
     local side = mc.side
-    local group = set_of(mc.units)
-    local of2 = group_of2(game, mc.units)
-    local moving = {}
-    for _, id in ipairs(mc.units) do moving[#moving + 1] = id end
-    for _, id in ipairs(mc.cmds) do moving[#moving + 1] = id end
+    local moving = movers(mc)
+    local group = set_of(moving)
+    local of2 = group_of2(game, moving)
+    local entering = movers(mc)          -- what may not enter a closed hex (core.closed)
+    for _, id in ipairs(mc.cmds) do entering[#entering + 1] = id end
     local stop_memo, enter_memo = {}, {}
     local function stop_at(h)
         local v = stop_memo[h]
@@ -227,8 +247,8 @@ local function make_cost(ctx, game, mc)
                 local here = core.stack_of2(game, h, side) - (h == mc.at and of2 or 0)
                 v = here + of2 <= limit_of2(ctx, game, h, side)
             end
-            if v and ctx.hooks.may_enter then v = ctx.hooks.may_enter(ctx, game, side, h, mc.units) and true or false end
-            if v and core.closed(ctx, game, h, moving) then v = false end
+            if v and ctx.hooks.may_enter then v = ctx.hooks.may_enter(ctx, game, side, h, moving) and true or false end
+            if v and core.closed(ctx, game, h, entering) then v = false end
             enter_memo[h] = v
         end
         return v
@@ -285,9 +305,10 @@ end
 local function recon_targets(ctx, game, mc)
     local r = ctx.params.recon_in_force
     if not r or mc.ended then return {} end
-    if #mc.units < (r.min_units or 3) or remaining(ctx, mc) < (r.cost or 2) then return {} end
+    local moving = movers(mc)
+    if #moving < (r.min_units or 3) or remaining(ctx, mc) < (r.cost or 2) then return {} end
     local cav = false
-    for _, id in ipairs(mc.units) do
+    for _, id in ipairs(moving) do
         if game.prop(id, "recon_done") then return {} end
         if core.unit_type(game, id) == "cavalry" and not core.disrupted(game, id) then cav = true end
     end
@@ -296,12 +317,12 @@ local function recon_targets(ctx, game, mc)
     if mc.spent > 0 and stop_at(mc.at) then return {} end
     local out = {}
     for _, t in ipairs(map.neighbours(mc.at)) do
-        local n = #core.units_at(game, t, core.enemy(mc.side))
+        local n = #core.map_units_at(game, t, core.enemy(mc.side))   -- what the mover sees (15.1)
         if n >= 1 and n <= (r.max_target_units or 2) and core.can_enter(mc.at, t)
             and (map.terrain(t) == "clear" or core.is_city(t))
-            and group_of2(game, mc.units) + core.stack_of2(game, t, mc.side) <= limit_of2(ctx, game, t, mc.side)
-            and not core.closed(ctx, game, t, mc.units)
-            and (not ctx.hooks.may_enter or ctx.hooks.may_enter(ctx, game, mc.side, t, mc.units)) then
+            and group_of2(game, moving) + core.stack_of2(game, t, mc.side) <= limit_of2(ctx, game, t, mc.side)
+            and not core.closed(ctx, game, t, moving)
+            and (not ctx.hooks.may_enter or ctx.hooks.may_enter(ctx, game, mc.side, t, moving)) then
             out[#out + 1] = t
         end
     end
@@ -388,11 +409,60 @@ local function reveal_cavalry(ctx, game, hex, side)
     end
 end
 
+-- 15.1: on the first step, the hidden boxes of the starting hex travel with the stack when all
+-- their units move with at least one unit on the map; otherwise the boxed movers stay in their
+-- box, moving hidden (mc._hidden), until the move ends (place_hidden_movers).
+local function start_hidden_move(game, mc)
+    mc.markers = {}
+    local hidden = mc._hidden or {}
+    if #hidden == 0 then return end
+    local moving, all = set_of(hidden), #mc.units > 0
+    local markers = core.box_markers_at(game, mc.from, mc.side)
+    for _, m in ipairs(markers) do
+        for _, id in ipairs(core.box_contents(game, m)) do
+            if not moving[id] then all = false end
+        end
+    end
+    if all then
+        mc.markers = markers
+        mc._hidden = {}
+        mc._carried = hidden
+    else
+        -- they wait in their box until the move ends: its upkeep must not bring them out
+        for _, id in ipairs(hidden) do game.set_prop(id, "moving_hidden", true) end
+    end
+end
+
+-- At the end of the move the boxed movers join a hidden box of a friendly stack at the
+-- destination (15.1, 8.2's transfer: nothing appears on the map) or appear on the map there.
+local function place_hidden_movers(game, mc)
+    local hidden = mc._hidden or {}
+    -- every hidden mover, for the end of the move (8.3 moved, 8.7 attrition)
+    mc._boxed = {}
+    for _, id in ipairs(mc._carried or {}) do mc._boxed[#mc._boxed + 1] = id end
+    for _, id in ipairs(hidden) do mc._boxed[#mc._boxed + 1] = id end
+    if #hidden == 0 then return end
+    local boxes = core.box_markers_at(game, mc.at, mc.side)
+    for _, id in ipairs(hidden) do
+        game.set_prop(id, "moving_hidden", nil)
+        if #boxes > 0 then
+            game.move(id, "box:" .. core.marker_box(game, boxes[1]))
+            game.log(id .. " joins hidden force " .. boxes[1] .. " at " .. mc.at .. " (15.1)", mc.side)
+        elseif mc.at ~= mc.from then
+            game.move(id, mc.at)
+            game.log(id .. " leaves its hidden force and appears at " .. mc.at .. " (15.1)")
+        end
+    end
+    mc._hidden = {}
+end
+
 local function enter_hex(ctx, game, mc, hex)
-    local group = set_of(mc.units)
+    if #mc.path == 1 then start_hidden_move(game, mc) end
+    local group = set_of(movers(mc))
     local was_stop = M.cavalry_adjacent(game, hex, mc.side)
     local anchors = was_stop and anchors_at(game, hex, mc.side, group) or {}
     for _, id in ipairs(mc.units) do game.move(id, hex) end
+    for _, id in ipairs(mc.markers or {}) do game.move(id, hex) end
     for _, id in ipairs(mc.cmds) do game.move(id, hex) end
     mc.at = hex
     mc.path[#mc.path + 1] = hex
@@ -496,16 +566,19 @@ local function continue_move(ctx, game, mc)
 end
 
 local function new_move(ctx, game, side, hex)
-    local units, cmds = {}, {}
+    local units, cmds, hidden = {}, {}, {}
     for _, id in ipairs(core.units_at(game, hex, side)) do
-        if unit_may_move(ctx, game, id) then units[#units + 1] = id end
+        if unit_may_move(ctx, game, id) then
+            if core.is_boxed(game, id) then hidden[#hidden + 1] = id else units[#units + 1] = id end
+        end
     end
     for _, id in ipairs(core.commanders_at(game, hex, side)) do
         if not game.prop(id, "moved") and commander_may_leave(ctx, game, id, "movement") then cmds[#cmds + 1] = id end
     end
     local trains = M.trains_at(game, hex, side)
     return { side = side, from = hex, at = hex, units = units, cmds = cmds, dropped = {}, spent = 0, att = 0,
-             path = { hex }, fates = {}, ended = false, _train = trains[#trains] }
+             path = { hex }, fates = {}, ended = false, _train = trains[#trains], _hidden = hidden,
+             markers = {} }
 end
 
 -- The Commanders at hex who have not moved this phase (8.4 bp2).
@@ -529,9 +602,9 @@ local function movable_stack(ctx, game, side, hex)
     end
     if M.under_siege(ctx, game, hex, side) then return nil end                       -- siege
     local mc = new_move(ctx, game, side, hex)
-    if #mc.units == 0 then return nil end
+    if #movers(mc) == 0 then return nil end
     -- 16.2 (advanced): the Supply Train serves only a Commander able to command a moving unit
-    if not command.train_allowed(ctx, game, fresh, mc.units) then return nil end
+    if not command.train_allowed(ctx, game, fresh, movers(mc)) then return nil end
     if not any_step(ctx, game, mc) and #recon_targets(ctx, game, mc) == 0 then return nil end
     return mc
 end
@@ -539,7 +612,7 @@ end
 local function hexes_of(game, side)
     local seen, out = {}, {}
     for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
-        local loc = game.piece(id).loc
+        local loc = core.hex_of(game, id)
         if loc and not seen[loc] and on_map(game, id) then
             seen[loc] = true
             out[#out + 1] = loc
@@ -570,7 +643,10 @@ end
 
 local function attrition_victims(game, mc)
     local out = {}
-    for _, id in ipairs(mc.units) do
+    local ids = {}
+    for _, id in ipairs(mc.units) do ids[#ids + 1] = id end
+    for _, id in ipairs(mc._boxed or {}) do ids[#ids + 1] = id end
+    for _, id in ipairs(ids) do
         local t = core.unit_type(game, id)
         if (t == "infantry" or t == "cavalry") and on_map(game, id) then out[#out + 1] = id end
     end
@@ -612,12 +688,14 @@ local function march_attrition(ctx, game, mc)
     local drm = type(row[5]) == "number" and row[5] or 0
     local ids = {}
     for _, id in ipairs(mc.units) do if on_map(game, id) then ids[#ids + 1] = id end end
+    for _, id in ipairs(mc._boxed or {}) do if on_map(game, id) then ids[#ids + 1] = id end end
     for _, id in ipairs(mc.cmds) do ids[#ids + 1] = id end
     local extra = ctx.hooks.march_attrition_drm and ctx.hooks.march_attrition_drm(ctx, game, ids) or 0
     if command.active(ctx, game) then
         -- 16.2: the Commanders who accompanied the stack throughout (mc.cmds)
         local units = {}
         for _, id in ipairs(mc.units) do if on_map(game, id) then units[#units + 1] = id end end
+        for _, id in ipairs(mc._boxed or {}) do if on_map(game, id) then units[#units + 1] = id end end
         local drm, why = command.march_drm(ctx, game, units, mc.cmds)
         if why then game.log("16.2 march attrition drm " .. string.format("%+d", drm) .. ": " .. why) end
         extra = extra + drm
@@ -640,6 +718,11 @@ end
 
 finish_move = function(ctx, game, mc)
     local forced = mc.spent > normal_allowance(ctx, game)
+    place_hidden_movers(game, mc)
+    for _, id in ipairs(mc._boxed or {}) do
+        game.set_prop(id, "moved", true)
+        if forced then game.set_prop(id, "forced_march", true) end
+    end
     for _, id in ipairs(mc.units) do
         game.set_prop(id, "moved", true)
         if forced then game.set_prop(id, "forced_march", true) end
@@ -649,8 +732,14 @@ finish_move = function(ctx, game, mc)
         if game.piece(id).loc ~= mc.from then game.set_prop(id, "moved", true) end
     end
     if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
-    game.log(mc.side .. " stack from " .. mc.from .. " ends its move at " .. mc.at .. " (" .. mc.spent ..
-        " hexes" .. (forced and ", forced march" or "") .. "); its Supply Train is removed (8.2)")
+    local text = mc.side .. " stack from " .. mc.from .. " ends its move at " .. mc.at .. " (" .. mc.spent ..
+        " hexes" .. (forced and ", forced march" or "") .. "); its Supply Train is removed (8.2)"
+    if #mc.units + #mc.cmds > 0 then
+        game.log(text)
+    else    -- 15.1: a move of hidden units only: the opponent sees the Supply Train go
+        game.log(text, mc.side)
+        game.log("The " .. mc.side .. " Supply Train at " .. mc.from .. " is removed (8.2)", core.enemy(mc.side))
+    end
     march_attrition(ctx, game, mc)
 end
 
@@ -900,7 +989,7 @@ M.steps["movement.stack"] = {
             out[#out + 1] = { kind = "recon", args = { t }, hexes = { t }, pieces = core.units_at(game, t, core.enemy(mc.side)),
                               label = "Reconnaissance in force against " .. t .. " (8.5)" }
         end
-        if mc.spent == 0 and #mc.units > 1 then
+        if mc.spent == 0 and #movers(mc) > 1 then
             local fresh = fresh_commanders(game, mc.at, mc.side)
             for _, id in ipairs(mc.units) do
                 -- 16.2: the units that go on must keep a Commander able to command one of them
@@ -908,6 +997,11 @@ M.steps["movement.stack"] = {
                 out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
                                   label = "Leave " .. id .. " behind at " .. mc.at .. " (8.4)" }
                 end
+            end
+            for _, id in ipairs(mc._hidden or {}) do   -- 15.1: the opponent does not learn which
+                out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
+                                  public = "leave hidden-unit",
+                                  label = "Leave " .. id .. " behind in its hidden force at " .. mc.at .. " (8.4, 15.1)" }
             end
         end
         for _, id in ipairs(mc.cmds) do
@@ -931,6 +1025,7 @@ M.steps["movement.stack"] = {
         end
         if k == "leave" then
             mc.units = without(mc.units, action.args[1])
+            mc._hidden = without(mc._hidden or {}, action.args[1])
             return continue_move(ctx, game, mc)
         end
         if k == "drop" then
@@ -940,9 +1035,21 @@ M.steps["movement.stack"] = {
         end
         if k == "recon" then
             local t = action.args[1]
-            for _, id in ipairs(mc.units) do game.set_prop(id, "recon_done", true) end
-            mc.recon = t
+            for _, id in ipairs(movers(mc)) do game.set_prop(id, "recon_done", true) end
             game.log(role .. " stack at " .. mc.at .. " makes a reconnaissance in force against " .. t .. " (8.5)")
+            -- 15.1 (digest 8.5): a hidden stack is placed on the map; if it turns out to have
+            -- more units than 8.5 allows, both stay in situ and the move ends.
+            local enemy = core.enemy(role)
+            if #core.box_markers_at(game, t, enemy) > 0 and ctx.hooks.reveal_stack then
+                ctx.hooks.reveal_stack(ctx, game, t, enemy)
+                if #core.units_at(game, t, enemy) > (ctx.params.recon_in_force.max_target_units or 2) then
+                    game.log("The stack at " .. t .. " has " .. #core.units_at(game, t, enemy) ..
+                        " units: the reconnaissance in force stops, the move ends (8.5, 15.1)")
+                    mc.ended = true
+                    return continue_move(ctx, game, mc)
+                end
+            end
+            mc.recon = t
             game.decide { role = core.enemy(role), step = "movement.recon_answer", rule = "8.5",
                           prompt = "Reconnaissance in force against your stack at " .. t .. " from " .. mc.at ..
                               ": withdraw, or hold your ground (8.5)", context = { mc = mc } }
@@ -956,13 +1063,22 @@ M.steps["movement.stack"] = {
         local steps = {}
         for i = 2, #path do steps[#steps + 1] = cost(path[i - 1], path[i]) end
         local start = mc.at
+        local walked = { start }
         for i = 2, #path do
             mc.spent = mc.spent + steps[i - 1]
             mc.att = mc.att + steps[i - 1]
             enter_hex(ctx, game, mc, path[i])
+            walked[#walked + 1] = path[i]
+            -- 8.2 / 15.1: hidden cavalry revealed next to this hex stops the move here (bp6)
+            if i < #path and M.cavalry_adjacent(game, path[i], role)
+                and #anchors_at(game, path[i], role, set_of(movers(mc))) == 0 then
+                game.log("Enemy cavalry revealed next to " .. path[i] .. " stops the move there (8.2, 8.4)")
+                break
+            end
         end
-        game.log(role .. " moves " .. names(mc.units) .. (#mc.cmds > 0 and (" with " .. names(mc.cmds)) or "") ..
-            " from " .. start .. " to " .. dest .. " via " .. table.concat(path, "-") .. " (" .. mc.spent .. " hexes so far)")
+        local text = role .. " moves " .. names(mc.units) .. (#mc.cmds > 0 and (" with " .. names(mc.cmds)) or "") ..
+            " from " .. start .. " to " .. mc.at .. " via " .. table.concat(walked, "-") .. " (" .. mc.spent .. " hexes so far)"
+        if #mc.units + #mc.cmds > 0 then game.log(text) else game.log(text, role) end   -- 15.1: unseen
         continue_move(ctx, game, mc)
     end,
 }
@@ -1043,7 +1159,7 @@ M.steps["movement.recon_answer"] = {
             recon_withdraw(ctx, game, mc, action.args[1])
             return recon_enter(ctx, game, mc, 1)
         end
-        local mover_n, holder_n = #mc.units, #core.units_at(game, mc.recon, role)
+        local mover_n, holder_n = #movers(mc), #core.units_at(game, mc.recon, role)
         local a = game.roll(1, 6, "8.5 reconnaissance in force: the moving stack")
         local b = game.roll(1, 6, "8.5 reconnaissance in force: the stack holding its ground")
         game.log(string.format("Reconnaissance in force (8.5): moving stack %d + %d units = %d; holding stack %d + %d units = %d",
@@ -1063,10 +1179,11 @@ M.steps["movement.recon_answer"] = {
 M.steps["movement.recon_hit"] = {
     actions = function(ctx, game, role, d)
         local c = d.context
-        local ids = c.winner == "mover" and core.units_at(game, c.hex, role) or c.mc.units
+        local ids = c.winner == "mover" and core.units_at(game, c.hex, role) or movers(c.mc)
         local out = {}
         for _, id in ipairs(ids) do
             out[#out + 1] = { kind = "hit", args = { id }, pieces = { id }, hexes = { c.hex },
+                              public = core.is_boxed(game, id) and "hit hidden-unit" or nil,
                               label = "Hit on " .. id .. (core.disrupted(game, id) and " (eliminated)" or " (disrupted)") }
         end
         return out
@@ -1109,14 +1226,16 @@ M.steps["movement.attrition"] = {
         local out = {}
         if ac.elim > 0 then
             for _, id in ipairs(victims) do
-                out[#out + 1] = { kind = "eliminate", args = { id }, pieces = { id }, label = "Eliminate " .. id .. " (8.7)" }
+                out[#out + 1] = { kind = "eliminate", args = { id }, pieces = { id }, label = "Eliminate " .. id .. " (8.7)",
+                                  public = core.is_boxed(game, id) and "eliminate hidden-unit" or nil }
             end
         else
             local ready = {}
             for _, id in ipairs(victims) do if not core.disrupted(game, id) then ready[#ready + 1] = id end end
             if #ready == 0 then ready = victims end
             for _, id in ipairs(ready) do
-                out[#out + 1] = { kind = "disrupt", args = { id }, pieces = { id }, label = "Disrupt " .. id .. " (8.7)" }
+                out[#out + 1] = { kind = "disrupt", args = { id }, pieces = { id }, label = "Disrupt " .. id .. " (8.7)",
+                                  public = core.is_boxed(game, id) and "disrupt hidden-unit" or nil }
             end
         end
         return out

@@ -18,7 +18,10 @@
 -- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
 -- game) (checks made once the last phase is over, 14.12), entry_hexes(ctx, game, id) (pieces with
--- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9), hex_closed (core.closed).
+-- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9), hex_closed (core.closed),
+-- after_reinforcements(ctx, game) -> true if it made a decision (more decisions of the phase once
+-- every reinforcement is placed, 1814's 15.1 hidden forces; the hook's steps end the phase with
+-- R.finish). A placed reinforcement gets the prop arrived_turn (the Turn it was placed).
 -- Neutral pieces (core.is_neutral) do not count as enemies for 13.3.
 local core = require("cnw.core")
 local supply = require("cnw.supply")
@@ -82,8 +85,8 @@ local function cossacks(ctx, game)
     local cities = {}
     for _, hex in ipairs(game.occupied()) do
         if core.is_city(hex) then
-            for _, id in ipairs(game.pieces_at(hex)) do
-                if core.is_unit(game, id) and core.is_cossack(game, id) then
+            for _, id in ipairs(core.units_at(game, hex)) do     -- hidden ones too (15.1)
+                if core.is_cossack(game, id) then
                     cities[#cities + 1] = hex
                     break
                 end
@@ -202,6 +205,12 @@ local function close_side(ctx, game, side, order)
     local rest = {}
     for i = 2, #order do rest[#rest + 1] = order[i] end
     if #rest > 0 then return decide_placement(ctx, game, rest) end
+    if ctx.hooks.after_reinforcements and ctx.hooks.after_reinforcements(ctx, game) then return end
+    R.finish(ctx, game)
+end
+
+-- The end of the Reinforcement Phase, the last of the Turn.
+function R.finish(ctx, game)
     if ctx.hooks.end_of_turn then ctx.hooks.end_of_turn(ctx, game) end
     ctx.next_phase(game)
 end
@@ -257,6 +266,7 @@ R.phase.steps["reinforcements.place"] = {
             game.move(id, hex)
             game.set_prop(id, "arrive_turn", nil)
             game.set_prop(id, "arrive_anywhere", nil)
+            game.set_prop(id, "arrived_turn", game.turn())
             game.log(id .. " arrives at " .. hex .. (action.args[2] and "" or " (13.2)"))
             return decide_placement(ctx, game, d.context.order)
         end

@@ -237,8 +237,8 @@ local function situation(ctx, game, side)
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
             local p = game.piece(id)
-            local hex = p.loc
-            if hex and hex:sub(1, 4) ~= "box:" and not core.is_neutral(game, id) then   -- 16.3: nobody's
+            local hex = core.hex_of(game, id)     -- 15.1: hidden units count in their marker's hex
+            if hex and not core.is_neutral(game, id) then   -- 16.3: nobody's
                 if p.owner == side then
                     if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
                     sit.friendly[hex] = true
@@ -426,8 +426,8 @@ end
 
 function supply.unit_in_general_supply(ctx, game, id)
     if deemed(ctx, game, id) then return true end
-    local loc = game.piece(id).loc
-    if not loc or loc:sub(1, 4) == "box:" then return false end
+    local loc = core.hex_of(game, id)
+    if not loc then return false end
     return supply.in_general_supply(ctx, game, loc, game.piece(id).owner)
 end
 
@@ -532,7 +532,7 @@ end
 local function attrition(ctx, game, id)
     if not core.disrupted(game, id) then
         game.set_face(id, "disrupted")
-        game.log(id .. " is disrupted: out of supply (6.4)")
+        core.log_about(game, id, id .. " is disrupted: out of supply (6.4)")
         return
     end
     local class, season = core.class(game, id), core.season(game)
@@ -552,8 +552,8 @@ function supply.general.begin(ctx, game)
     for _, side in ipairs(core.SIDES) do
         local f = supply_field(ctx, game, side)
         for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
-            local loc = game.piece(id).loc
-            if loc and loc:sub(1, 4) ~= "box:" and not f[loc] then out[id] = true end
+            local loc = core.hex_of(game, id)
+            if loc and not f[loc] then out[id] = true end
         end
     end
     -- 6.3: one die per stack under a forage marker
@@ -563,8 +563,7 @@ function supply.general.begin(ctx, game)
             local side = game.prop(m, "side")
             local hex
             for _, u in ipairs(game.prop(m, "units") or {}) do
-                local p = game.piece(u)
-                if p and p.loc and p.loc:sub(1, 4) ~= "box:" then hex = p.loc; break end
+                if game.piece(u) and core.hex_of(game, u) then hex = core.hex_of(game, u); break end
             end
             if hex and side and not rolled[hex .. side] then
                 rolled[hex .. side] = true
@@ -894,7 +893,8 @@ function supply.place_forage(ctx, game)
         local id = take_counter(game, "forage", nil)
         game.move(id, m.hex)
         game.set_prop(id, "side", m.side)
-        game.set_prop(id, "units", units)
+        -- the marker names the units on the map only: the opponent sees its props (15.1)
+        game.set_prop(id, "units", core.map_units_at(game, m.hex, m.side))
         for _, u in ipairs(units) do game.set_prop(u, "forage", true) end
         game.log("Forage marker on the " .. m.side .. " stack at " .. m.hex .. " (7.6 " .. m.why .. ")")
     end

@@ -838,6 +838,12 @@ def write_xml(m):
     a("  <boxes>")
     a('    <box id="eliminated" name="Eliminated"/>')
     a('    <box id="adjacent_to_map" name="Adjacent to the map (14.9)"/>')
+    # 15.1: each side's Hidden Force card, eight boxes that only their owner may see; box
+    # <side>_hidden_<n> holds the units the marker of the same id stands for on the map.
+    for side, nm in (("french", "French"), ("coalition", "Coalition")):
+        for i in range(1, 9):
+            a('    <box id="%s_hidden_%d" name="%s hidden force %d (15.1)" owner="%s" private="true"/>'
+              % (side, i, nm, i, side))
     a("  </boxes>")
     a("  <regions>")
     for rid, name in REGION_DOC:

@@ -470,6 +470,7 @@ def write_counters(commanders, units):
                      'category="marker" side="%s">' % (side, i, nm, i, side))
             o.append('    <face id="front" name="%d"/>' % i)
             stat(o, "number", i)
+            stat(o, "box", "%s_hidden_%d" % (side, i))   # the private box it stands for (15.1)
             o.append("  </counter-type>")
         o.append('  <counter-type id="%s_cc_marker" name="%s combat commands (9)" category="marker" '
                  'side="%s">' % (side, nm, side))

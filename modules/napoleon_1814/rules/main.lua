@@ -96,7 +96,6 @@ end
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
 -- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
 local NOT_YET = {
-    { "hidden_forces", "15.1 hidden forces" },
     { "event_cards", "16.1 Random Event Cards" },
 }
 function hooks.setup(ctx, game)
@@ -231,15 +230,16 @@ function hooks.deemed_in_general_supply(ctx, game, id)
     local core, p = ctx.core, game.piece(id)
     if not core.is_unit(game, id) then return false end
     if core.is_garrison(game, id) then return true end
-    if p.owner == "french" and (p.loc == "4329" or p.loc == "4428") then return true end
-    return game.stat(id, "nation") == "naples" and p.loc ~= nil and map.exists(p.loc)
-        and map.in_region(p.loc, "kingdom_of_italy")
+    local hex = core.hex_of(game, id)        -- a unit in a hidden box (15.1) is in its marker's hex
+    if p.owner == "french" and (hex == "4329" or hex == "4428") then return true end
+    return game.stat(id, "nation") == "naples" and hex ~= nil and map.exists(hex)
+        and map.in_region(hex, "kingdom_of_italy")
 end
 
 -- 14.13 (and 6.6): British units in Vliessingen are in supply from the sea.
 local VLIESSINGEN = "5214"
 function hooks.supplied_in_place(ctx, game, id)
-    return game.piece(id).loc == VLIESSINGEN and game.stat(id, "nation") == "britain"
+    return ctx.core.hex_of(game, id) == VLIESSINGEN and game.stat(id, "nation") == "britain"
 end
 
 -- 14.13: the B.A.C. enters at Vliessingen in any Turn the city holds no enemy unit (13.3's
@@ -282,9 +282,9 @@ end
 function hooks.end_of_turn(ctx, game)
     if game.var("bernadotte_crossed") then return end
     for _, id in ipairs(game.pieces { owner = "coalition" }) do
-        local p = game.piece(id)
-        if (id == "bernadotte" or game.stat(id, "nation") == "sweden") and p.loc and map.exists(p.loc)
-            and not map.in_region(p.loc, "east_of_rhine") then
+        local hex = ctx.core.hex_of(game, id)    -- hidden units too (15.1)
+        if (id == "bernadotte" or game.stat(id, "nation") == "sweden") and hex and map.exists(hex)
+            and not map.in_region(hex, "east_of_rhine") then
             game.set_var("bernadotte_crossed", true)
             game.set_var("game_length", 10)
             game.log(id .. " has crossed the Rhine: the game lasts 10 Turns (14.12)")
@@ -304,6 +304,10 @@ hooks.train_actions = scenario.train_actions
 hooks.train_apply = scenario.train_apply
 hooks.end_of_movement = scenario.end_of_movement
 for name, step in pairs(scenario.movement_steps) do movement.steps[name] = step end
+-- 15.1 hidden forces (optional rule; rules/hidden.lua).
+local hidden = require("hidden")
+for name, f in pairs(hidden.hooks) do hooks[name] = f end
+for name, step in pairs(hidden.steps) do reinforcements.phase.steps[name] = step end
 
 local phases = {}
 phases.movement = movement                         -- 8

@@ -19,7 +19,7 @@ local VETERANS_FROM_TURN, VETERANS_MAX, VETERANS_BOX = 5, 4, "box:adjacent_to_ma
 local ANGLONA_CORPS = "AndRes"
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)      -- 15.1: units in a hidden box are on the map
     return loc ~= nil and map.exists(loc)
 end
 
@@ -42,7 +42,7 @@ end
 
 local function anglona_in_france(game)
     for _, id in ipairs(anglona_units(game)) do
-        if map.in_region(game.piece(id).loc, "france") then return true end
+        if map.in_region(core.hex_of(game, id), "france") then return true end
     end
     return false
 end
@@ -56,7 +56,7 @@ local function nearest_disrupted(game)
         if core.is_unit(game, id) and on_map(game, id) and core.disrupted(game, id) then
             local d
             for _, a in ipairs(forces) do
-                local x = map.distance(game.piece(id).loc, game.piece(a).loc)
+                local x = map.distance(core.hex_of(game, id), core.hex_of(game, a))
                 if not d or x < d then d = x end
             end
             if d then
@@ -70,7 +70,7 @@ end
 
 local function rally(game, id)
     game.set_face(id, "ready")
-    game.log(id .. " is restored to full strength (14.10 Anglona)")
+    core.log_about(game, id, id .. " is restored to full strength (14.10 Anglona)")
 end
 
 -- Rallies `left` units nearest first; asks the French when a tie must be broken.
@@ -97,7 +97,8 @@ S.steps["scenario.anglona"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, id in ipairs((nearest_disrupted(game))) do
-            out[#out + 1] = { kind = "rally", args = { id }, pieces = { id }, hexes = { game.piece(id).loc },
+            out[#out + 1] = { kind = "rally", args = { id }, pieces = { id }, hexes = { core.hex_of(game, id) },
+                              public = core.is_boxed(game, id) and "rally hidden-unit" or nil,
                               label = "Restore " .. id .. " to full strength (14.10)" }
         end
         return out
@@ -137,7 +138,7 @@ S.steps["scenario.veterans"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, id in ipairs(veterans_eligible(game)) do
-            out[#out + 1] = { kind = "remove", args = { id }, pieces = { id }, hexes = { game.piece(id).loc },
+            out[#out + 1] = { kind = "remove", args = { id }, pieces = { id }, hexes = { core.hex_of(game, id) },
                               label = "Send " .. id .. " from Spain to the box adjacent to the map (14.9)" }
         end
         out[#out + 1] = { kind = "done", args = {}, label = "Send no more units (14.9)" }
@@ -237,6 +238,8 @@ local function overstack_check(ctx, game)
             local cap = (ctx.params.stack_limit_of2 or 12) + OVERSTACK_OF2 * allocations(game, e.hex, e.side, turn)
             if core.stack_of2(game, e.hex, e.side) > cap then
                 local enemy = core.enemy(e.side)
+                -- 15.1: the opponent chooses among units it must see: the hidden force comes out
+                if ctx.hooks.reveal_stack then ctx.hooks.reveal_stack(ctx, game, e.hex, e.side) end
                 game.set_active(enemy)
                 game.decide { role = enemy, step = "scenario.overstack_excess", rule = "15.2",
                               prompt = "The stack at " .. e.hex .. " exceeds its capacity of " .. string.format("%g", cap / 2) ..
