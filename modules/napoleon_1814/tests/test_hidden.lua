@@ -312,3 +312,24 @@ test("15.1 / 4.1 a hidden force carried by its stack counts for stacking at ever
     eq(loc(g, "french_hidden_2"), "5721", "the marker travels")
     eq(vt.has_action(g, "french", "to 5821"), false, "and still after it")
 end)
+
+test("15.1 / 15.2 before the opponent chooses the excess units of an overstacked stack, its hidden force comes onto the map", function()
+    -- 7.5 OF at 5621 (3 of them hidden) under an allocation of the previous Turn
+    local g = new { turn = 4, options = { "hidden_forces", "overstacking" },
+                    vars = { overstack = { { hex = "5621", side = "french", turn = 3 } } },
+                    pieces = { { "ney", "5621" }, { "fr_meunier", "5621" }, { "fr_decouz", "5621" }, { "fr_curial", "5621" },
+                               { "fr_barrois", "5621", box = "french_hidden_1" }, { "fr_friant", "5621", box = "french_hidden_1" } } }
+    eq(step(g), "scenario.overstack_excess", "the excess is checked")
+    eq(loc(g, "fr_barrois"), "5621", "on the map")
+    eq(loc(g, "french_hidden_1"), nil, "the marker is gone")
+    eq(vt.has_action(g, "coalition", "eliminate fr_friant"), true, "the opponent chooses among units it sees")
+end)
+
+test("15.1 / 8.5 a reconnaissance in force against a hidden stack of two units: it is placed on the map and the reconnaissance goes on", function()
+    local g = new { pieces = { { "ney", "5621" }, { "fr_friant", "5621" }, { "fr_meunier", "5621" }, { "fr_og_cav", "5621" }, train("5621"),
+                               { "co_lieven", "5721" }, { "co_shcherbatov", "5721", box = "coalition_hidden_1" } } }
+    vt.apply(g, "french", "move 5621")
+    vt.apply(g, "french", "recon 5721")
+    eq(loc(g, "co_shcherbatov"), "5721", "revealed")
+    eq(step(g), "movement.recon_answer", "the Coalition answers (withdraw or hold, 8.5)")
+end)
