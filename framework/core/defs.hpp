@@ -76,6 +76,7 @@ struct BoxDef {
     std::string id, name;
     std::string owner;         // side id, or empty
     bool is_private = false;   // contents seen only by the owner
+    bool hide_count = false;   // private: other roles do not even see how many pieces it holds
 };
 
 struct RegionDef {

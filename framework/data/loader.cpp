@@ -896,6 +896,9 @@ void ModuleLoader::read_map(const Opened& o) {
             }
             b.is_private = a.boolean_or("private", false);
             if (b.is_private && !a.has("owner")) a.error("a private box needs an owner");
+            b.hide_count = a.boolean_or("hide-count", false);
+            if (b.hide_count && !b.is_private)
+                a.error_at("hide-count", "hide-count needs private=\"true\"");
             if (!b.id.empty() && ids.add(f, a.line("id"), b.id)) map.boxes.push_back(b);
             return true;
         });

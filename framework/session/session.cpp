@@ -249,7 +249,8 @@ json Session::view(const std::string& role) const {
     const core::ModuleDef& d = def();
     j["vars"] = strip_private(j["vars"]);
     j["decision"]["context"] = strip_private(j["decision"]["context"]);
-    // Pieces: hidden ones show only what they look like; private boxes show only a count.
+    // Pieces: hidden ones show only what they look like; private boxes show only a count (or
+    // nothing, with hide-count).
     json pieces = json::array();
     std::map<std::string, std::string> alias;  // real id -> id shown
     std::map<std::string, int> private_counts;
@@ -260,7 +261,7 @@ json Session::view(const std::string& role) const {
         if (p.loc.is_box() && !own) {
             const auto& box = d.map.boxes[static_cast<size_t>(p.loc.box)];
             if (box.is_private && box.owner != role) {
-                private_counts[loc]++;
+                if (!box.hide_count) private_counts[loc]++;
                 alias[p.id] = "";
                 continue;
             }

@@ -842,7 +842,7 @@ def write_xml(m):
     # <side>_hidden_<n> holds the units the marker of the same id stands for on the map.
     for side, nm in (("french", "French"), ("coalition", "Coalition")):
         for i in range(1, 9):
-            a('    <box id="%s_hidden_%d" name="%s hidden force %d (15.1)" owner="%s" private="true"/>'
+            a('    <box id="%s_hidden_%d" name="%s hidden force %d (15.1)" owner="%s" private="true" hide-count="true"/>'
               % (side, i, nm, i, side))
     a("  </boxes>")
     a("  <regions>")

@@ -201,9 +201,12 @@ TEST_CASE("map.xml checks", "[data][checks]") {
          [](Files& f) {
              patch(f, "map.xml", "owner=\"red\" private=\"true\"", "private=\"true\"");
              patch(f, "map.xml", "owner=\"blue\"", "owner=\"green\"");
+             patch(f, "map.xml", "name=\"Red eliminated\" owner=\"red\"",
+                   "name=\"Red eliminated\" owner=\"red\" hide-count=\"true\"");
              patch(f, "map.xml", "hexes=\"0101 0102", "hexes=\"0101 0101 0109");
          },
          {"mem/map.xml:44: box blue_eliminated: unknown side 'green'",
+          "mem/map.xml:45: box red_eliminated: hide-count needs private=\"true\"",
           "mem/map.xml:46: box red_reserve: a private box needs an owner",
           "mem/map.xml:49: region blue_home: hex 0101 listed twice",
           "mem/map.xml:49: region blue_home: hex '0109' is off the map (8 columns x 6 rows)"}},

@@ -27,10 +27,15 @@ bad = [i for i in hidden if i in shown or i in stacked or i in decision or (stri
 if bad:
     sys.exit("%s sees the hidden %s" % (role, ", ".join(bad)))
 counts = view["private_boxes"]
-for p in full["pieces"]:
-    if p["loc"].startswith("box:%s_hidden_" % enemy) and counts.get(p["loc"], 0) < 1:
-        sys.exit("%s: no count for %s" % (role, p["loc"]))
-print("%s: %d hidden enemy unit(s) unseen; boxes seen as counts %s" % (role, len(hidden), counts))
+# hide-count: not even how many units a hidden force holds (15.1: the card may not be inspected)
+seen = [b for b in counts if b.startswith("box:%s_hidden_" % enemy)]
+if seen:
+    sys.exit("%s sees the size of %s" % (role, ", ".join(seen)))
+own = {p["loc"] for p in full["pieces"] if p["loc"].startswith("box:%s_hidden_" % role)}
+mine = {p["loc"] for p in view["pieces"] if p["loc"].startswith("box:%s_hidden_" % role)}
+if own != mine:
+    sys.exit("%s does not see its own hidden forces %s" % (role, sorted(own - mine)))
+print("%s: %d hidden enemy unit(s) unseen, sizes unseen; own boxes %d" % (role, len(hidden), len(mine)))
 PY
   done
 }
