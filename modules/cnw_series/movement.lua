@@ -19,6 +19,8 @@
 --                                                    a Supply Train in 8.2's alternation (15.2)
 --   end_of_movement(ctx, game) -> true if it decided  after the phase (15.2's excess check)
 --   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation)
+--   forced_march_allowed(ctx, game, unit_ids) -> bool (1814 16.1 REC 13: no forced march)
+--   all_difficult_unless_road(ctx, game) -> bool      (1814 16.1 REC 17: every hex difficult)
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
 -- and ctx.params: march = {winter=, spring=}, forced_march, stack_limit_of2, supply_tie_first,
 -- recon_in_force = {min_units=, max_target_units=, cost=} (absent: no 8.5 in this game).
@@ -139,7 +141,14 @@ local function normal_allowance(ctx, game)
     return m[core.season(game)] or 3
 end
 
-local function full_allowance(ctx) return ctx.params.forced_march or 5 end
+-- 8.4 forced march; a game's hook forced_march_allowed(ctx, game, ids) may forbid it this Turn
+-- (1814 16.1 REC 13): the stack then has its normal allowance only.
+local function full_allowance(ctx, game, mc)
+    if ctx.hooks.forced_march_allowed and not ctx.hooks.forced_march_allowed(ctx, game, mc.units) then
+        return normal_allowance(ctx, game)
+    end
+    return ctx.params.forced_march or 5
+end
 
 local function unit_may_move(ctx, game, id)
     if game.prop(id, "moved") or game.prop(id, "movement_anchored") then return false end
@@ -227,10 +236,13 @@ local function make_cost(ctx, game, mc)
         return v
     end
     local first = mc.spent == 0 and starts_next_to_cavalry(game, mc.at, side)
+    -- a game's hook may make every hex difficult this Turn unless entered by road (1814 REC 17)
+    local mud = ctx.hooks.all_difficult_unless_road and ctx.hooks.all_difficult_unless_road(ctx, game)
     local function cost(a, b)
         if not may_enter(b) then return nil end
         local c = core.entry_cost(game, a, b)
         if not c then return nil end
+        if mud and not core.road_between(a, b) then c = 2 end
         if a == mc.at and mc.spent == 0 then
             if first and stop_at(b) then return nil end          -- bp7
         elseif stop_at(a) then
@@ -241,11 +253,11 @@ local function make_cost(ctx, game, mc)
     return cost, stop_at
 end
 
-local function remaining(ctx, mc) return full_allowance(ctx) - mc.spent end
+local function remaining(ctx, game, mc) return full_allowance(ctx, game, mc) - mc.spent end
 
 -- Hexes the group can reach from where it is now, sorted (the destinations of "to").
 local function destinations(ctx, game, mc)
-    local budget = remaining(ctx, mc)
+    local budget = remaining(ctx, game, mc)
     if budget <= 0 then return {}, {} end
     local cost = make_cost(ctx, game, mc)
     local reach = game.reachable(mc.at, budget, cost)
@@ -258,7 +270,7 @@ local function destinations(ctx, game, mc)
 end
 
 local function any_step(ctx, game, mc)
-    local budget = remaining(ctx, mc)
+    local budget = remaining(ctx, game, mc)
     local cost = make_cost(ctx, game, mc)
     for _, n in ipairs(map.neighbours(mc.at)) do
         local c = cost(mc.at, n)
@@ -278,7 +290,7 @@ end
 local function recon_targets(ctx, game, mc)
     local r = ctx.params.recon_in_force
     if not r or mc.ended then return {} end
-    if #mc.units < (r.min_units or 3) or remaining(ctx, mc) < (r.cost or 2) then return {} end
+    if #mc.units < (r.min_units or 3) or remaining(ctx, game, mc) < (r.cost or 2) then return {} end
     local cav = false
     for _, id in ipairs(mc.units) do
         if game.prop(id, "recon_done") then return {} end
@@ -454,7 +466,7 @@ local function stack_prompt(ctx, game, mc)
     local s = "Moving " .. names(mc.units)
     if #mc.cmds > 0 then s = s .. " with " .. names(mc.cmds) end
     s = s .. " from " .. mc.from .. ", now at " .. mc.at .. ": " .. mc.spent .. " of " ..
-        full_allowance(ctx) .. " hexes spent (over " .. normal_allowance(ctx, game) ..
+        full_allowance(ctx, game, mc) .. " hexes spent (over " .. normal_allowance(ctx, game) ..
         " is a forced march). Choose where to go, or end the move (8.4)"
     return s
 end
@@ -479,7 +491,7 @@ local function continue_move(ctx, game, mc)
             return
         end
     end
-    if mc.ended or remaining(ctx, mc) <= 0 or stuck(ctx, game, mc) then
+    if mc.ended or remaining(ctx, game, mc) <= 0 or stuck(ctx, game, mc) then
         return finish_move(ctx, game, mc)
     end
     game.decide { role = mc.side, step = "movement.stack", rule = "8.4", prompt = stack_prompt(ctx, game, mc),
@@ -905,7 +917,7 @@ M.steps["movement.stack"] = {
         -- "to": along the cheapest path, hex by hex
         local dest = action.args[1]
         local cost = make_cost(ctx, game, mc)
-        local path = game.path(mc.at, dest, cost, remaining(ctx, mc))
+        local path = game.path(mc.at, dest, cost, remaining(ctx, game, mc))
         if not path then game.refuse(dest .. " cannot be reached (8.4)") end
         local steps = {}
         for i = 2, #path do steps[#steps + 1] = cost(path[i - 1], path[i]) end

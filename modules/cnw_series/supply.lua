@@ -24,7 +24,8 @@
 --
 -- Per-game numbers come from ctx.params (supply_range, uss_region, neutral_city_region,
 -- trace_to_uss, forage_from_turn, dummy_trains, supply_tie_first); game-specific exceptions from
--- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13).
+-- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13; supply_trains_adjust(ctx,
+-- game, side) -> this Turn's extra (+) or fewer (-) Supply Trains to allocate, 1814's 16.1).
 local core = require("cnw.core")
 
 local supply = {}
@@ -682,6 +683,8 @@ end
 -- one, which is one of them: digest A-3). A negative figure removes depots, opponent's choice.
 local function count_allocation(ctx, game, side)
     local base = game.track(side .. "_supply_trains")
+    -- this Turn's extra or fewer trains of a game's rules (1814 16.1 event cards)
+    if ctx.hooks.supply_trains_adjust then base = base + ctx.hooks.supply_trains_adjust(ctx, game, side) end
     local depots = #supply.depots(game, side)
     local converted = game.var("supply_converted_" .. side) and 1 or 0
     return base - depots - converted
