@@ -115,6 +115,12 @@ C.selectors.commander = function(game, id, v)
     return false
 end
 
+local function selectors_from(args, first)
+    local sel = {}
+    for i = first, #args do sel[#sel + 1] = args[i] end
+    return sel
+end
+
 function C.matches(game, id, args)
     for _, a in ipairs(args) do
         local key, value = a:match("^([%w_]+):(.*)$")
@@ -224,7 +230,7 @@ local function laying_order(ctx, game, drawn)
     local first = conf(ctx).declare_first or core.SIDES[1]
     local second = core.enemy(first)
     local s1, s2 = drawn[first] and C.single(drawn[first]), drawn[second] and C.single(drawn[second])
-    local function slot(side, single) return { side = side, mode = single and "single" or "choose", card = single and drawn[side] or nil } end
+    local function slot(side, single) return { side = side, mode = single and "single" or "choose" } end
     -- A single-instruction card is laid after the opponent's card, whoever would lay first; if
     -- both drew one the normal order stands.
     if s1 and not s2 then return { slot(second, false), slot(first, true) } end
@@ -239,10 +245,13 @@ local function play(ctx, game, side, card)
     game.move_card(card, hand(side), DISCARD)
     game.log(side .. " plays " .. label(card) .. ": " .. C.instruction(card, side) .. " (16.1)")
     local pending = game.var("cards_pending") or {}
+    -- the side the instruction speaks for: the drawer, or the side a single-instruction card names
+    -- (REC 21 "the Coalition player may ..." whoever drew it)
+    local for_side = C.single(card) and attr(card, "side") or side
     for _, eff in ipairs(C.effects(card, side)) do
         local prim = C.primitives[eff.name]
         if not prim then error("cards: no primitive '" .. eff.name .. "' (" .. label(card) .. ")") end
-        local e = { card = card, drawer = side, name = eff.name, args = eff.args, single = C.single(card) }
+        local e = { card = card, drawer = for_side, player = side, name = eff.name, args = eff.args, single = C.single(card) }
         if prim.now then pending[#pending + 1] = e else add_active(game, e) end
     end
     game.set_var("cards_pending", pending)
@@ -286,7 +295,7 @@ advance = function(ctx, game)
             local r = C.primitives[e.name].now(ctx, game, e)
             if r == "decided" then return true end
             if r == "impossible" then
-                game.log(label(e.card) .. ": the instruction " .. e.name .. " cannot be carried out; the card is simply discarded (16.1)")
+                game.log(label(e.card) .. ": the instruction " .. e.name .. " cannot be carried out (16.1: a card that cannot be carried out is simply discarded)")
             elseif r ~= "done" then
                 error("cards: primitive '" .. e.name .. "' returned " .. tostring(r))
             end
@@ -299,7 +308,7 @@ advance = function(ctx, game)
         if not slot then return false end
         local cards = game.pile(hand(slot.side))
         if slot.mode == "single" then
-            play(ctx, game, slot.side, slot.card)
+            play(ctx, game, slot.side, (game.var("_cards_drawn") or {})[slot.side])
         elseif #cards == 1 then
             play(ctx, game, slot.side, cards[1])
         elseif #cards > 1 then
@@ -355,6 +364,11 @@ function C.adjust_combat_commands(ctx, game)
             delta[s] = delta[s] + n
         end
     end
+    local first = C.first_attacker(game)
+    if first then
+        game.set_var("first_player", first)
+        game.log("The " .. first .. " player attacks first this Turn (Random Event Cards, 16.1)")
+    end
     for _, s in ipairs(core.SIDES) do
         if delta[s] ~= 0 then
             local track = s .. "_cc"
@@ -381,6 +395,26 @@ function C.supply_trains_delta(ctx, game, side)
     return n
 end
 
+-- supply_trains(n, selectors): those n extra trains may only go to the drawer's stacks holding a
+-- combat unit that matches (7.3). Returns n, stack_ok(game, hex).
+function C.supply_trains_reserved(ctx, game, side)
+    local n, sels = 0, {}
+    for _, e in ipairs(C.active(game, "supply_trains")) do
+        if e.drawer == side and #e.args > 1 then
+            n = n + (tonumber(e.args[1]) or 0)
+            sels[#sels + 1] = selectors_from(e.args, 2)
+        end
+    end
+    return n, function(g, hex)
+        for _, sel in ipairs(sels) do
+            for _, id in ipairs(core.units_at(g, hex, side)) do
+                if C.matches(g, id, sel) then return true end
+            end
+        end
+        return false
+    end
+end
+
 -- March attrition (8.6): march_drm(n, selectors) where the selector is "all", a side, or unit
 -- selectors; "count:1" limits it to one stack (the first that moves and matches, its owner's).
 C.turn_effect("march_drm")
@@ -405,8 +439,23 @@ function C.march_drm(ctx, game, ids)
         else
             sel[#sel + 1] = who
             applies = side == e.drawer
+            -- commander:X — X accompanied the stack throughout (he is among `ids`); other
+            -- selectors: every moving unit matches
+            local usel = {}
+            for _, a in ipairs(sel) do
+                local c = a:match("^commander:(.+)$")
+                if c then
+                    local with = false
+                    for _, id in ipairs(ids) do
+                        if core.is_commander(game, id) and (id == c or game.piece(id).type == c) then with = true end
+                    end
+                    applies = applies and with
+                else
+                    usel[#usel + 1] = a
+                end
+            end
             if applies then
-                for _, u in ipairs(units) do if not C.matches(game, u, sel) then applies = false break end end
+                for _, u in ipairs(units) do if not C.matches(game, u, usel) then applies = false break end end
             end
         end
         if applies and count and (e.used or 0) >= count then applies = false end
@@ -472,6 +521,37 @@ function C.defence_bonus(ctx, game, side, ids)
     return total
 end
 
+-- free_rally(n, [side], selectors[, no_commander]): n of the drawer's stacks whose units all
+-- match may rally (8.1) this Turn without a Supply Train; with "no_commander", n units rally
+-- without a commander either. The movement rules ask C.free_rally.
+C.turn_effect("free_rally")
+function C.free_rally(ctx, game, side, hex)
+    for _, e in ipairs(C.active(game, "free_rally")) do
+        if e.drawer == side and (e.used or 0) < 1 then
+            local sel, no_cmd = {}, false
+            for i = 2, #e.args do
+                local a = e.args[i]
+                if a == "no_commander" then no_cmd = true
+                elseif a ~= "french" and a ~= "coalition" then sel[#sel + 1] = a end
+            end
+            local units = core.units_at(game, hex, side)
+            local all = #units > 0
+            for _, id in ipairs(units) do if not C.matches(game, id, sel) then all = false break end end
+            if all then
+                return { key = e.card, label = label(e.card), no_commander = no_cmd,
+                         units = no_cmd and (tonumber(e.args[1]) or 1) or nil }
+            end
+        end
+    end
+    return nil
+end
+
+function C.free_rally_used(ctx, game, side, token)
+    for _, e in ipairs(C.active(game, "free_rally")) do
+        if e.drawer == side and e.card == token.key then return C.use(game, e) end
+    end
+end
+
 -- no_forced_march(): no stack may force march this Turn (8.4).
 C.turn_effect("no_forced_march")
 function C.forced_march_allowed(ctx, game, ids)
@@ -482,6 +562,43 @@ end
 -- unless entered across a road or pass hexside (8.4).
 C.turn_effect("all_difficult_unless_road")
 function C.all_difficult_unless_road(ctx, game) return #C.active(game, "all_difficult_unless_road") > 0 end
+
+-- free_move(n, selectors[, no_commander]): n of the drawer's stacks whose units all match may
+-- move this Turn without a Supply Train (8.2-8.4 otherwise apply; "no_commander": also without a
+-- commander, and then at most the normal allowance). The movement rules ask C.free_move.
+C.turn_effect("free_move")
+function C.free_move(ctx, game, side, hex)
+    for _, e in ipairs(C.active(game, "free_move")) do
+        if e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1) then
+            local sel, no_cmd = {}, false
+            for i = 2, #e.args do
+                if e.args[i] == "no_commander" then no_cmd = true else sel[#sel + 1] = e.args[i] end
+            end
+            local units = core.units_at(game, hex, side)
+            local all = #units > 0
+            for _, id in ipairs(units) do if not C.matches(game, id, sel) then all = false break end end
+            if all then
+                return { key = e.card, label = label(e.card), no_commander = no_cmd, normal_only = no_cmd }
+            end
+        end
+    end
+    return nil
+end
+
+function C.free_move_used(ctx, game, side, token)
+    for _, e in ipairs(C.active(game, "free_move")) do
+        if e.drawer == side and e.card == token.key then return C.use(game, e) end
+    end
+end
+
+function C.free_move_forgo(ctx, game, side)
+    for _, e in ipairs(C.active(game, "free_move")) do
+        if e.drawer == side then
+            for _ = (e.used or 0) + 1, tonumber(e.args[1]) or 1 do C.use(game, e) end
+        end
+    end
+    game.log(side .. " gives up its moves without a Supply Train (16.1)")
+end
 
 -- ---- primitives carried out when the card is played ----------------------------------------
 
@@ -589,16 +706,24 @@ C.primitives.reveal = {
 C.steps["cards.reveal"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
-        local out = {}
+        -- named by hex and rank, never by id: a piece's id would tell a dummy from a train
+        local out, rank = {}, {}
         for _, id in ipairs(reveal_targets(ctx, game, d.context.side)) do
             local loc = game.piece(id).loc
-            out[#out + 1] = { kind = "reveal", args = { id }, hexes = { loc },
-                              label = "Reveal the face-down piece at " .. loc .. " (16.1)" }
+            rank[loc] = (rank[loc] or 0) + 1
+            out[#out + 1] = { kind = "reveal", args = { loc, rank[loc] }, hexes = { loc },
+                              label = "Reveal face-down piece " .. rank[loc] .. " at " .. loc .. " (16.1)" }
         end
         return out
     end,
     apply = function(ctx, game, role, action, d)
-        local id = action.args[1]
+        local id, rank = nil, 0
+        for _, x in ipairs(reveal_targets(ctx, game, d.context.side)) do
+            if game.piece(x).loc == action.args[1] then
+                rank = rank + 1
+                if rank == tonumber(action.args[2]) then id = x end
+            end
+        end
         if ctx.hooks.card_reveal and ctx.hooks.card_reveal(ctx, game, id) then
             -- the game revealed it its own way (15.1 hidden forces)
         else
@@ -614,5 +739,432 @@ C.steps["cards.reveal"] = {
         C.resume(ctx, game)
     end,
 }
+
+
+-- ---- primitives where a player picks a piece, a hex or a side --------------------------------
+-- C.picks[name] = { chooser = function(e) -> side, targets = function(ctx, game, e) -> list of
+-- { arg =, label =, hexes =, pieces = }, carry = function(ctx, game, e, arg) } : the chooser
+-- picks n (e.args[1], default 1) targets one at a time; none at all: "cannot be carried out".
+C.picks = {}
+
+local function pick_targets(ctx, game, e) return C.picks[e.name].targets(ctx, game, e) end
+
+local function pick_decide(ctx, game, e, left)
+    local chooser = C.picks[e.name].chooser(e)
+    game.set_active(chooser)
+    game.decide { role = chooser, step = "cards.pick", rule = "16.1",
+                  prompt = label(e.card) .. ": " .. C.instruction(e.card, e.player), context = { e = e, left = left } }
+end
+
+local function pick_primitive(name, spec)
+    C.picks[name] = spec
+    C.primitives[name] = {
+        now = function(ctx, game, e)
+            if #pick_targets(ctx, game, e) == 0 then return "impossible" end
+            pick_decide(ctx, game, e, spec.count and spec.count(e) or tonumber(e.args[1]) or 1)
+            return "decided"
+        end,
+    }
+end
+C.pick_primitive = pick_primitive
+
+C.steps["cards.pick"] = {
+    actions = function(ctx, game, role, d)
+        if role ~= d.role then return {} end
+        local out = {}
+        for _, t in ipairs(pick_targets(ctx, game, d.context.e)) do
+            out[#out + 1] = { kind = "pick", args = { t.arg }, label = t.label, hexes = t.hexes, pieces = t.pieces }
+        end
+        return out
+    end,
+    apply = function(ctx, game, role, action, d)
+        local e, left = d.context.e, d.context.left - 1
+        C.picks[e.name].carry(ctx, game, e, action.args[1])
+        if left > 0 and #pick_targets(ctx, game, e) > 0 then return pick_decide(ctx, game, e, left) end
+        C.resume(ctx, game)
+    end,
+}
+
+local function on_map(game, id)
+    local loc = game.piece(id).loc
+    return loc ~= nil and map.exists(loc)
+end
+
+local function unit_target(game, id, verb)
+    local loc = game.piece(id).loc
+    return { arg = id, label = verb .. " " .. id .. " at " .. loc, hexes = { loc }, pieces = { id } }
+end
+
+
+-- remove_unit(n, side, selectors): that side removes n of its matching combat units on the map
+-- from play, its choice.
+pick_primitive("remove_unit", {
+    chooser = function(e) return C.side_of(e.args[2], e.drawer) end,
+    targets = function(ctx, game, e)
+        local side, out = C.side_of(e.args[2], e.drawer), {}
+        for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
+            if on_map(game, id) and C.matches(game, id, selectors_from(e.args, 3)) then
+                out[#out + 1] = unit_target(game, id, "Remove from play")
+            end
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, id)
+        game.log(id .. " is removed from play (" .. label(e.card) .. ")")
+        game.remove(id)
+    end,
+})
+
+-- eliminate_besieged(n): the drawer may eliminate n enemy combat units under siege (8.4 General
+-- Exception, supply.under_siege).
+pick_primitive("eliminate_besieged", {
+    chooser = function(e) return e.drawer end,
+    targets = function(ctx, game, e)
+        local supply, out = require("cnw.supply"), {}
+        for _, id in ipairs(game.pieces { owner = core.enemy(e.drawer), category = "unit" }) do
+            if on_map(game, id) and supply.under_siege(game, game.piece(id).loc) then
+                out[#out + 1] = unit_target(game, id, "Eliminate")
+            end
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, id) core.eliminate(game, id, label(e.card)) end,
+})
+
+-- destroy_depot(n, within:k, selectors): the drawer eliminates n enemy depots not occupied by an
+-- enemy combat unit and within k hexes of one of his combat units matching the selectors (8.8).
+pick_primitive("destroy_depot", {
+    chooser = function(e) return e.drawer end,
+    targets = function(ctx, game, e)
+        local supply, enemy, out = require("cnw.supply"), core.enemy(e.drawer), {}
+        local within = 3
+        for _, a in ipairs(e.args) do within = tonumber(a:match("^within:(%d+)$")) or within end
+        local mine = {}
+        for _, id in ipairs(game.pieces { owner = e.drawer, category = "unit" }) do
+            if on_map(game, id) and C.matches(game, id, selectors_from(e.args, 2)) then mine[#mine + 1] = game.piece(id).loc end
+        end
+        for _, d in ipairs(supply.depots(game, enemy)) do
+            local hex = game.piece(d).loc
+            local near = false
+            for _, h in ipairs(mine) do if map.distance(h, hex) <= within then near = true end end
+            if near and #core.units_at(game, hex, enemy) == 0 then
+                out[#out + 1] = { arg = hex, label = "Eliminate the " .. enemy .. " depot at " .. hex, hexes = { hex } }
+            end
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, hex)
+        local supply = require("cnw.supply")
+        supply.capture_depot(game, supply.depot_at(game, hex, core.enemy(e.drawer)))
+        game.log("The depot at " .. hex .. " is eliminated (" .. label(e.card) .. ", 8.8)")
+    end,
+})
+
+-- hasten_reinforcement(n): n of the drawer's reinforcements due next Turn arrive in this Turn's
+-- Reinforcement Phase instead (props arrive_turn, reinforcements.lua).
+pick_primitive("hasten_reinforcement", {
+    chooser = function(e) return e.drawer end,
+    targets = function(ctx, game, e)
+        local out = {}
+        for _, id in ipairs(game.pieces { owner = e.drawer }) do
+            if game.piece(id).loc == nil and game.prop(id, "arrive_turn") == game.turn() + 1 then
+                out[#out + 1] = { arg = id, label = "Hasten " .. id .. " (due on Turn " .. (game.turn() + 1) .. ")", pieces = { id } }
+            end
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, id)
+        game.set_prop(id, "arrive_turn", game.turn())
+        game.log(id .. " arrives in this Turn's Reinforcement Phase (" .. label(e.card) .. ")")
+    end,
+})
+
+-- delay_reinforcements(k): the drawer's reinforcements due this Turn arrive k Turns later.
+C.primitives.delay_reinforcements = {
+    now = function(ctx, game, e)
+        local n, k = 0, tonumber(e.args[1]) or 1
+        for _, id in ipairs(game.pieces { owner = e.drawer }) do
+            if game.piece(id).loc == nil and game.prop(id, "arrive_turn") == game.turn() then
+                game.set_prop(id, "arrive_turn", game.turn() + k)
+                n = n + 1
+            end
+        end
+        if n == 0 then return "impossible" end
+        game.log(n .. " " .. e.drawer .. " reinforcements due this Turn arrive on Turn " .. (game.turn() + k) .. " (" .. label(e.card) .. ")")
+        return "done"
+    end,
+}
+
+-- first_attacker(): the drawer attacks first this Turn (9.3). first_attacker_choice(): the drawer
+-- chooses who attacks first, when the card is played. first_mover(): the drawer instigates this
+-- Turn's movement sequence (8.2).
+C.turn_effect("first_attacker")
+C.turn_effect("first_mover")
+C.turn_effect("first_attacker_set")
+pick_primitive("first_attacker_choice", {
+    count = function() return 1 end,
+    chooser = function(e) return e.drawer end,
+    targets = function(ctx, game, e)
+        local out = {}
+        for _, side in ipairs(core.SIDES) do
+            out[#out + 1] = { arg = side, label = "The " .. side .. " player attacks first this Turn (9.3)" }
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, side)
+        add_active(game, { card = e.card, drawer = e.drawer, name = "first_attacker_set", args = { side } })
+        game.log(e.drawer .. " decides that the " .. side .. " player attacks first this Turn (" .. label(e.card) .. ")")
+    end,
+})
+
+-- Who attacks first this Turn by the cards (nil: 9.3 decides).
+function C.first_attacker(game)
+    local side
+    for _, e in ipairs(C.active(game)) do
+        if e.name == "first_attacker" then side = e.drawer
+        elseif e.name == "first_attacker_set" then side = e.args[1] end
+    end
+    return side
+end
+
+function C.first_mover(game)
+    local e = C.active(game, "first_mover")[1]
+    return e and e.drawer
+end
+
+-- forage_marker(n, enemy, selectors|no_commander): the drawer puts a forage marker (7.6) on n
+-- enemy stacks in his friendly territory (chosen when the card is played; placed in 7.6).
+C.turn_effect("forage_marker_at")
+pick_primitive("forage_marker", {
+    chooser = function(e) return e.drawer end,
+    targets = function(ctx, game, e)
+        local enemy, out, seen = C.side_of(e.args[2], e.drawer), {}, {}
+        local no_cmd = false
+        for _, a in ipairs(e.args) do if a == "no_commander" then no_cmd = true end end
+        for _, hex in ipairs(game.occupied()) do
+            if map.exists(hex) and #core.units_at(game, hex, enemy) > 0 and core.friendly_territory(e.drawer, hex)
+                and not (no_cmd and #core.commanders_at(game, hex, enemy) > 0) and not seen[hex] then
+                seen[hex] = true
+                out[#out + 1] = { arg = hex, label = "A forage marker on the " .. enemy .. " stack at " .. hex, hexes = { hex } }
+            end
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, hex)
+        add_active(game, { card = e.card, drawer = e.drawer, name = "forage_marker_at", args = { C.side_of(e.args[2], e.drawer), hex } })
+        game.log("The stack at " .. hex .. " will receive a forage marker in this Turn's Active Supply phase (" .. label(e.card) .. ", 7.6)")
+    end,
+})
+
+function C.extra_forage(ctx, game, side)
+    local out = {}
+    for _, e in ipairs(C.active(game, "forage_marker_at")) do
+        if e.args[1] == side then out[#out + 1] = e.args[2] end
+    end
+    return out
+end
+
+-- friendly_city(region) or friendly_city(n, within:k): cities that count as friendly to the
+-- drawer for establishing depots (7.7) this Turn: a region's, or n cities friendly to the enemy
+-- within k hexes of one of the drawer's combat units, the drawer's choice.
+C.turn_effect("friendly_city_at")
+C.primitives.friendly_city = {
+    now = function(ctx, game, e)
+        if tonumber(e.args[1]) then
+            e.name = "friendly_city_pick"
+            return C.primitives.friendly_city_pick.now(ctx, game, e)
+        end
+        for _, hex in ipairs(map.region(e.args[1])) do
+            add_active(game, { card = e.card, drawer = e.drawer, name = "friendly_city_at", args = { hex } })
+        end
+        return "done"
+    end,
+}
+pick_primitive("friendly_city_pick", {
+    chooser = function(e) return e.drawer end,
+    targets = function(ctx, game, e)
+        local within, out = 2, {}
+        for _, a in ipairs(e.args) do within = tonumber(a:match("^within:(%d+)$")) or within end
+        local mine = {}
+        for _, id in ipairs(game.pieces { owner = e.drawer, category = "unit" }) do
+            if on_map(game, id) then mine[#mine + 1] = game.piece(id).loc end
+        end
+        for _, hex in ipairs(map.hexes()) do
+            if core.is_city(hex) and core.friendly_territory(core.enemy(e.drawer), hex) then
+                for _, h in ipairs(mine) do
+                    if map.distance(h, hex) <= within then
+                        out[#out + 1] = { arg = hex, label = "The city at " .. hex .. " counts as friendly for depots this Turn", hexes = { hex } }
+                        break
+                    end
+                end
+            end
+        end
+        return out
+    end,
+    carry = function(ctx, game, e, hex)
+        add_active(game, { card = e.card, drawer = e.drawer, name = "friendly_city_at", args = { hex } })
+        game.log("The city at " .. hex .. " counts as " .. e.drawer .. "-friendly for depots this Turn (" .. label(e.card) .. ", 7.7)")
+    end,
+})
+
+function C.depot_city_friendly(ctx, game, side, hex)
+    for _, e in ipairs(C.active(game, "friendly_city_at")) do
+        if e.drawer == side and e.args[1] == hex then return true end
+    end
+    return false
+end
+
+-- Supply: rivers_frozen(): rivers do not block General Supply routes or depot chains;
+-- block_supply(enemy, region:ID): no route or chain of that side enters the region;
+-- ignore_forage(side): that side's stacks ignore forage markers (6.3); uss_lost(NAME,
+-- if_enemy_within:k): the drawer's enemy loses that Ultimate Supply Source (a hex named NAME) while
+-- one of the drawer's combat units is within k hexes of it, and cannot place reinforcements there.
+C.turn_effect("rivers_frozen")
+C.turn_effect("block_supply")
+C.turn_effect("ignore_forage")
+C.turn_effect("uss_lost")
+
+function C.rivers_frozen(ctx, game) return #C.active(game, "rivers_frozen") > 0 end
+
+function C.blocked_region(ctx, game, side)
+    for _, e in ipairs(C.active(game, "block_supply")) do
+        if C.side_of(e.args[1], e.drawer) == side then return (e.args[2] or ""):match("^region:(.+)$") end
+    end
+    return nil
+end
+
+function C.forage_ignored(ctx, game, side, hex)
+    for _, e in ipairs(C.active(game, "ignore_forage")) do
+        if C.side_of(e.args[1], e.drawer) == side then return true end
+    end
+    return false
+end
+
+function C.uss_lost(ctx, game, side, hex)
+    for _, e in ipairs(C.active(game, "uss_lost")) do
+        local name = map.name(hex)
+        if core.enemy(e.drawer) == side and name and name:lower() == e.args[1]:lower() then
+            local within = tonumber((e.args[2] or ""):match("^if_enemy_within:(%d+)$"))
+            if not within then return true end
+            for _, id in ipairs(game.pieces { owner = e.drawer, category = "unit" }) do
+                local loc = game.piece(id).loc
+                if loc and map.exists(loc) and map.distance(loc, hex) <= within then return true end
+            end
+        end
+    end
+    return false
+end
+
+-- Combat: ignore_river(n): n of the drawer's attacks ignore the river modifiers of 11.4/11.5;
+-- withdraw_before_combat(n): n of the drawer's defending stacks may withdraw before combat (11.1)
+-- as if all cavalry; combat_bonus(n, selectors, count:k): the drawer's stacks matching add n to
+-- their final attack or defence value; commander_disabled(ID): that commander has CR 0.
+C.turn_effect("ignore_river")
+C.turn_effect("withdraw_before_combat")
+C.turn_effect("combat_bonus")
+-- commander_disabled(ID): the commander has CR 0 this Turn (core.cr reads the piece property
+-- cr_zero_turn); a game's other rules (16.2 special characteristics) read the same property.
+C.primitives.commander_disabled = {
+    now = function(ctx, game, e)
+        local n = 0
+        for _, id in ipairs(game.pieces { category = "commander" }) do
+            if id == e.args[1] or game.piece(id).type == e.args[1] then
+                game.set_prop(id, "cr_zero_turn", game.turn())
+                n = n + 1
+            end
+        end
+        if n == 0 then return "impossible" end
+        game.log(e.args[1] .. " has a CR of 0 this Turn (" .. label(e.card) .. ")")
+        return "done"
+    end,
+}
+
+-- Uses one of the drawer's "n times" effects named `name`; true if one was left.
+function C.take(game, name, side)
+    for _, e in ipairs(C.active(game, name)) do
+        if e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1) then
+            C.use(game, e)
+            return true
+        end
+    end
+    return false
+end
+
+function C.available(game, name, side)
+    for _, e in ipairs(C.active(game, name)) do
+        if e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1) then return true end
+    end
+    return false
+end
+
+-- The bonus of combat_bonus effects for `side`'s stack of units `ids` (attack or defence).
+function C.combat_bonus(ctx, game, side, ids)
+    local total = 0
+    for _, e in ipairs(C.active(game, "combat_bonus")) do
+        if e.drawer == side and #ids > 0 then
+            local sel, count = {}, nil
+            for i = 2, #e.args do
+                local c = e.args[i]:match("^count:(%d+)$")
+                if c then count = tonumber(c) else sel[#sel + 1] = e.args[i] end
+            end
+            local all = true
+            for _, id in ipairs(ids) do if not C.matches(game, id, sel) then all = false break end end
+            if all and not (count and (e.used or 0) >= count) then
+                total = total + (tonumber(e.args[1]) or 0)
+                if count then C.use(game, e) end
+            end
+        end
+    end
+    return total
+end
+
+-- Movement: move_roll(enemy, mixed, fail:k): that side's stacks of more than one nationality
+-- roll 1d6 before moving; on k or less they do not move.
+C.turn_effect("move_roll")
+function C.move_roll_needed(ctx, game, side, ids)
+    for _, e in ipairs(C.active(game, "move_roll")) do
+        if C.side_of(e.args[1], e.drawer) == side then
+            local nations, n = {}, 0
+            for _, id in ipairs(ids) do
+                local x = game.stat(id, "nation")
+                if x and not nations[x] then nations[x] = true; n = n + 1 end
+            end
+            if n > 1 then return tonumber((e.args[3] or ""):match("^fail:(%d+)$")) or 2, e end
+        end
+    end
+    return nil
+end
+
+-- Rules the game suspends or forces this Turn: suspend_rule(R) / force_rule(R).
+C.turn_effect("suspend_rule")
+C.turn_effect("force_rule")
+function C.rule_suspended(game, rule)
+    for _, e in ipairs(C.active(game, "suspend_rule")) do if e.args[1] == rule then return true end end
+    return false
+end
+function C.rule_forced(game, rule)
+    for _, e in ipairs(C.active(game, "force_rule")) do if e.args[1] == rule then return true end end
+    return false
+end
+
+-- cossack_cc_die(k): the drawer gains 13.1's Combat Command on a score of k or more this Turn.
+C.turn_effect("cossack_cc_die")
+function C.cossack_success_score(game)
+    local best
+    for _, e in ipairs(C.active(game, "cossack_cc_die")) do
+        local k = tonumber(e.args[1])
+        if k and (not best or k < best) then best = k end
+    end
+    return best
+end
+
+-- cancel_supply_exemption(HEXES): units on those hexes are not deemed in General Supply (6.6).
+C.turn_effect("cancel_supply_exemption")
+function C.supply_exemption_cancelled(game, hex)
+    for _, e in ipairs(C.active(game, "cancel_supply_exemption")) do
+        for h in (e.args[1] or ""):gmatch("%S+") do if h == hex then return true end end
+    end
+    return false
+end
 
 return C

@@ -21,6 +21,12 @@
 --   reveal_cavalry(ctx, game, hex, side)             (15.1 hidden forces: 8.2's revelation)
 --   forced_march_allowed(ctx, game, unit_ids) -> bool (1814 16.1 REC 13: no forced march)
 --   all_difficult_unless_road(ctx, game) -> bool      (1814 16.1 REC 17: every hex difficult)
+--   free_rally(ctx, game, side, hex) -> token|nil, free_rally_used(ctx, game, side, token)
+--                                                    (1814 16.1: rallies without a Supply Train)
+--   movement_first(ctx, game) -> side|nil             (1814 16.1 REC 24: who instigates 8.2)
+--   move_attempt(ctx, game, side, hex, unit_ids) -> bool  false: the stack does not move (REC 29)
+--   free_move(ctx, game, side, hex) -> token|nil, free_move_used(ctx, game, side, token),
+--   free_move_forgo(ctx, game, side)                  (1814 16.1: moves without a Supply Train)
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
 -- and ctx.params: march = {winter=, spring=}, forced_march, stack_limit_of2, supply_tie_first,
 -- recon_in_force = {min_units=, max_target_units=, cost=} (absent: no 8.5 in this game).
@@ -144,6 +150,7 @@ end
 -- 8.4 forced march; a game's hook forced_march_allowed(ctx, game, ids) may forbid it this Turn
 -- (1814 16.1 REC 13): the stack then has its normal allowance only.
 local function full_allowance(ctx, game, mc)
+    if mc._free and mc._free.normal_only then return normal_allowance(ctx, game) end
     if ctx.hooks.forced_march_allowed and not ctx.hooks.forced_march_allowed(ctx, game, mc.units) then
         return normal_allowance(ctx, game)
     end
@@ -511,14 +518,25 @@ local function new_move(ctx, game, side, hex)
              path = { hex }, fates = {}, ended = false, _train = trains[#trains] }
 end
 
+-- A move without a Supply Train this Turn (1814 16.1: RECs 5, 6, 27, 32) through the game's hook
+-- free_move(ctx, game, side, hex) -> nil or { key =, label =, no_commander = bool,
+-- normal_only = bool (no forced march) }; free_move_used(ctx, game, side, token) once made.
+local function free_move(ctx, game, side, hex)
+    return ctx.hooks.free_move and ctx.hooks.free_move(ctx, game, side, hex) or nil
+end
+
 -- May `side` start a move from `hex` (8.2-8.4)? Returns the move context or nil.
 local function movable_stack(ctx, game, side, hex)
-    if #M.trains_at(game, hex, side) == 0 then return nil end                       -- bp1
+    local free
+    if #M.trains_at(game, hex, side) == 0 then                                       -- bp1
+        free = free_move(ctx, game, side, hex)
+        if not free then return nil end
+    end
     local fresh = false
     for _, id in ipairs(core.commanders_at(game, hex, side)) do                     -- bp2
         if not game.prop(id, "moved") then fresh = true end
     end
-    if not fresh then return nil end
+    if not fresh and not (free and free.no_commander) then return nil end
     local all = core.units_at(game, hex, side)
     if #all == 0 then return nil end                                                 -- 8.3
     for _, id in ipairs(all) do
@@ -526,6 +544,7 @@ local function movable_stack(ctx, game, side, hex)
     end
     if M.under_siege(ctx, game, hex, side) then return nil end                       -- siege
     local mc = new_move(ctx, game, side, hex)
+    if free then mc._train, mc._free = nil, free end
     if #mc.units == 0 then return nil end
     if not any_step(ctx, game, mc) and #recon_targets(ctx, game, mc) == 0 then return nil end
     return mc
@@ -636,8 +655,10 @@ finish_move = function(ctx, game, mc)
         if game.piece(id).loc ~= mc.from then game.set_prop(id, "moved", true) end
     end
     if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+    if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, mc.side, mc._free) end
     game.log(mc.side .. " stack from " .. mc.from .. " ends its move at " .. mc.at .. " (" .. mc.spent ..
-        " hexes" .. (forced and ", forced march" or "") .. "); its Supply Train is removed (8.2)")
+        " hexes" .. (forced and ", forced march" or "") .. ")" ..
+        (mc._free and ", without a Supply Train (" .. mc._free.label .. ")" or "; its Supply Train is removed (8.2)"))
     march_attrition(ctx, game, mc)
 end
 
@@ -660,9 +681,19 @@ local function end_phase(ctx, game)
     ctx.next_phase(game)
 end
 
-local function update_done(game)
+-- Can `side` still make a move without a Supply Train (hook free_move)?
+local function free_moves_left(ctx, game, side)
+    if not ctx.hooks.free_move then return false end
+    for _, hex in ipairs(hexes_of(game, side)) do
+        if #M.trains_at(game, hex, side) == 0 and movable_stack(ctx, game, side, hex) then return true end
+    end
+    return false
+end
+
+local function update_done(ctx, game)
     for _, side in ipairs(core.SIDES) do
-        if not core.alt_is_done(game, ALT, side) and #M.all_trains(game, side) == 0 then
+        if not core.alt_is_done(game, ALT, side) and #M.all_trains(game, side) == 0
+            and not free_moves_left(ctx, game, side) then
             core.alt_finish(game, ALT, side)
         end
     end
@@ -670,7 +701,7 @@ end
 
 decide_next = function(ctx, game, advance)
     if game.result() then return end
-    update_done(game)
+    update_done(ctx, game)
     local a = game.var("alt_" .. ALT)
     local side = a.turn
     if advance or a["done_" .. side] then side = core.alt_next(game, ALT) end
@@ -704,14 +735,24 @@ end
 
 local function cr_sum(game, cmds)
     local t = 0
-    for _, c in ipairs(cmds) do t = t + (game.stat(c, "cr") or 0) end
+    for _, c in ipairs(cmds) do t = t + core.cr(game, c) end
     return t
+end
+
+-- A rally without a Supply Train this Turn (1814 16.1: RECs 14, 18) through the game's hook
+-- free_rally(ctx, game, side, hex) -> nil or { key =, label =, no_commander = bool, units = n
+-- (how many rally without a commander) }; free_rally_used(ctx, game, side, token) once made.
+local function free_rally(ctx, game, side, hex)
+    if #M.trains_at(game, hex, side) > 0 or not ctx.hooks.free_rally then return nil end
+    return ctx.hooks.free_rally(ctx, game, side, hex)
 end
 
 local function rally_hexes(ctx, game, side)
     local out = {}
     for _, hex in ipairs(hexes_of(game, side)) do
-        if #M.trains_at(game, hex, side) > 0 and #rally_commanders(game, hex, side) > 0
+        local free = free_rally(ctx, game, side, hex)
+        if (#M.trains_at(game, hex, side) > 0 or free)
+            and (#rally_commanders(game, hex, side) > 0 or (free and free.no_commander))
             and #rally_candidates(ctx, game, hex, side) > 0 then
             out[#out + 1] = hex
         end
@@ -741,8 +782,14 @@ function M.begin(ctx, game)
         if game.prop(id, "movement_rallied") then game.set_prop(id, "movement_rallied", nil) end
     end
     local first = M.first_by_trains(ctx, game)
-    game.set_var("movement_first", first)
-    game.log("Rally and Movement: " .. first .. " has the most Supply Trains on the Set Up Card and goes first (8.2)")
+    local by_card = ctx.hooks.movement_first and ctx.hooks.movement_first(ctx, game)
+    game.set_var("movement_first", by_card or first)
+    if by_card then
+        first = by_card
+        game.log("Rally and Movement: " .. first .. " instigates the movement sequence (Random Event Card, 16.1)")
+    else
+        game.log("Rally and Movement: " .. first .. " has the most Supply Trains on the Set Up Card and goes first (8.2)")
+    end
     decide_rally(ctx, game, { order = { first, core.enemy(first) }, index = 1 })
 end
 
@@ -769,13 +816,21 @@ M.steps["movement.rally"] = {
             return decide_rally(ctx, game, rc)
         end
         local hex = action.args[1]
+        local free = free_rally(ctx, game, role, hex)
         local cmds = rally_commanders(game, hex, role)
         local cr = cr_sum(game, cmds)
+        if free and free.no_commander and #cmds == 0 then cr = free.units or 1 end
         for _, c in ipairs(cmds) do game.set_prop(c, "movement_rallied", true) end
-        local trains = M.trains_at(game, hex, role)
-        use_train(game, trains[#trains])
         local cand = rally_candidates(ctx, game, hex, role)
-        game.log(role .. " rallies at " .. hex .. " with " .. names(cmds) .. " (CR " .. cr .. "); the Supply Train is removed (8.1)")
+        if free then
+            ctx.hooks.free_rally_used(ctx, game, role, free)
+            game.log(role .. " rallies at " .. hex .. (#cmds > 0 and " with " .. names(cmds) or "") .. " (" .. cr ..
+                " unit(s)) without a Supply Train (" .. free.label .. ")")
+        else
+            local trains = M.trains_at(game, hex, role)
+            use_train(game, trains[#trains])
+            game.log(role .. " rallies at " .. hex .. " with " .. names(cmds) .. " (CR " .. cr .. "); the Supply Train is removed (8.1)")
+        end
         if #cand <= cr then
             for _, id in ipairs(cand) do
                 game.set_face(id, "ready")
@@ -822,8 +877,13 @@ M.steps["movement.choose"] = {
                 for _, id in ipairs(mc.units) do pieces[#pieces + 1] = id end
                 for _, id in ipairs(mc.cmds) do pieces[#pieces + 1] = id end
                 out[#out + 1] = { kind = "move", args = { hex }, hexes = { hex }, pieces = pieces,
-                                  label = "Move the stack at " .. hex .. " (8.4)" }
+                                  label = "Move the stack at " .. hex .. (mc._free and " without a Supply Train ("
+                                      .. mc._free.label .. ")" or "") .. " (8.4)" }
             end
+        end
+        -- moves without a Supply Train may be given up once the trains are spent (1814 16.1)
+        if #M.all_trains(game, role) == 0 and free_moves_left(ctx, game, role) then
+            out[#out + 1] = { kind = "forgo", args = {}, label = "Give up the moves without a Supply Train" }
         end
         for _, id in ipairs(M.all_trains(game, role)) do
             local hex = game.piece(id).loc
@@ -844,11 +904,23 @@ M.steps["movement.choose"] = {
             game.log(role .. " passes and discards a Supply Train at " .. hex .. " (8.2)")
             return decide_next(ctx, game, true)
         end
+        if action.kind == "forgo" then
+            ctx.hooks.free_move_forgo(ctx, game, role)
+            return decide_next(ctx, game, true)
+        end
         if action.kind ~= "move" then       -- a hook's action (train_actions): the player's turn
             ctx.hooks.train_apply(ctx, game, role, action)
             return decide_next(ctx, game, true)
         end
         local mc = movable_stack(ctx, game, role, action.args[1])
+        -- a game's rule may make a stack roll before it moves (1814 16.1 REC 29): on a failure the
+        -- stack does not move and its Supply Train is spent
+        if ctx.hooks.move_attempt and not ctx.hooks.move_attempt(ctx, game, role, mc.from, mc.units) then
+            for _, id in ipairs(mc.units) do game.set_prop(id, "moved", true) end
+            if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+            if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, role, mc._free) end
+            return decide_next(ctx, game, true)
+        end
         continue_move(ctx, game, mc)
     end,
 }

@@ -56,11 +56,11 @@ function E.install(hooks, start_steps)
         if base then base(ctx, game) end
         cards.setup(ctx, game)
     end)
-    -- 16.1: the cards are drawn before the General Supply and Attrition phase, after 14.9/14.10
-    -- (digest A-54, RULINGS R-10).
+    -- 16.1: the cards are drawn before the General Supply and Attrition phase (RULINGS R-10),
+    -- and before 14.9/14.10 so that REC 36 can act on this Turn's 14.10 (RULINGS EC-4).
     wrap(hooks, "start_of_turn", function(base, ctx, game)
-        if base and base(ctx, game) then return true end
-        return cards.start_of_turn(ctx, game)
+        if cards.start_of_turn(ctx, game) then return true end
+        return base ~= nil and base(ctx, game)
     end)
     wrap(hooks, "combat_commands_adjust", function(base, ctx, game)
         if base then base(ctx, game) end
@@ -79,6 +79,51 @@ function E.install(hooks, start_steps)
     wrap(hooks, "all_difficult_unless_road", function(base, ctx, game)
         return (base and base(ctx, game)) or cards.all_difficult_unless_road(ctx, game)
     end)
+    -- supply (6, 7)
+    hooks.supply_rivers_frozen = cards.rivers_frozen
+    hooks.supply_blocked_region = cards.blocked_region
+    hooks.uss_lost = cards.uss_lost
+    hooks.depot_city_friendly = cards.depot_city_friendly
+    hooks.supply_trains_reserved = cards.supply_trains_reserved
+    hooks.forage_ignored = cards.forage_ignored
+    hooks.extra_forage = cards.extra_forage
+    wrap(hooks, "deemed_in_general_supply", function(base, ctx, game, id)
+        local loc = game.piece(id).loc
+        if loc and cards.supply_exemption_cancelled(game, loc) then
+            -- REC 28: the 6.6 exemption of these hexes is lifted; the others stand
+            if game.stat(id, "nation") ~= "naples" and not ctx.core.is_garrison(game, id) then return false end
+        end
+        return base ~= nil and base(ctx, game, id)
+    end)
+    -- REC 22: no French reinforcement is placed on a lost Ultimate Supply Source
+    wrap(hooks, "reinforcement_entry", function(base, ctx, game, id, hex)
+        if cards.uss_lost(ctx, game, game.piece(id).owner, hex) then return false end
+        if base then return base(ctx, game, id, hex) end
+        return nil
+    end)
+    -- movement (8)
+    hooks.movement_first = function(ctx, game) return cards.first_mover(game) end
+    hooks.move_attempt = function(ctx, game, side, hex, ids)
+        local fail, e = cards.move_roll_needed(ctx, game, side, ids)
+        if not fail then return true end
+        local score = game.roll(1, 6, "REC " .. defs.card(e.card).attributes.number .. ": the mixed stack at " .. hex .. " tries to move")
+        if score <= fail then
+            game.log("The stack at " .. hex .. " does not move (Random Event Card)")
+            return false
+        end
+        return true
+    end
+    -- combat (9-11)
+    hooks.ignore_river = function(ctx, game, side) return cards.take(game, "ignore_river", side) end
+    hooks.withdraw_before_combat = function(ctx, game, side) return cards.available(game, "withdraw_before_combat", side) end
+    hooks.withdraw_before_combat_used = function(ctx, game, side) cards.take(game, "withdraw_before_combat", side) end
+    -- 13.1 (REC 33)
+    hooks.cossack_success_score = function(ctx, game) return cards.cossack_success_score(game) end
+    hooks.free_rally = cards.free_rally
+    hooks.free_rally_used = cards.free_rally_used
+    hooks.free_move = cards.free_move
+    hooks.free_move_used = cards.free_move_used
+    hooks.free_move_forgo = cards.free_move_forgo
     wrap(hooks, "unit_may_move", function(base, ctx, game, id)
         if base and not base(ctx, game, id) then return false end
         return cards.may_move(ctx, game, id)
@@ -94,9 +139,12 @@ function E.install(hooks, start_steps)
     end)
     wrap(hooks, "combat_value_bonus", function(base, ctx, game, info)
         local bonus = base and base(ctx, game, info) or 0
+        local c = info.combat
         if info.role == "defender" then
-            local c = info.combat
-            bonus = bonus + cards.defence_bonus(ctx, game, c.defender, core.units_at(game, c.to, c.defender))
+            local ids = core.units_at(game, c.to, c.defender)
+            bonus = bonus + cards.defence_bonus(ctx, game, c.defender, ids) + cards.combat_bonus(ctx, game, c.defender, ids)
+        else
+            bonus = bonus + cards.combat_bonus(ctx, game, c.attacker, c.ordered or {})
         end
         return bonus
     end)

@@ -11,6 +11,7 @@
 --       (hooks of the library) and scenario.movement_steps (added to the movement phase's).
 local core = require("cnw.core")
 local supply = require("cnw.supply")
+local cards = require("cnw.cards")
 
 local S = { steps = {} }
 
@@ -278,7 +279,11 @@ function S.start_of_turn(ctx, game)
     -- 14.10 first (digest A-54: before the Random Event Card)
     if game.var("anglona_done_turn") ~= turn then
         game.set_var("anglona_done_turn", turn)
-        if anglona_in_france(game) then
+        -- 16.1 REC 36: this Turn 14.10 does not apply, or applies as if Anglona's forces were in
+        -- France (the cards are played before 14.10 for this: RULINGS EC-4)
+        if cards.rule_suspended(game, "14.10") then
+            game.log("14.10 does not apply this Turn (Random Event Card)")
+        elseif anglona_in_france(game) or cards.rule_forced(game, "14.10") then
             local score = game.roll(1, 6, "14.10 Anglona's forces are in France")
             local n = score // 2
             game.log("Anglona's forces in France: " .. n .. " disrupted French units are restored (14.10)")

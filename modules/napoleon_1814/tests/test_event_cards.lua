@@ -158,7 +158,7 @@ test("16.1 deck mechanics: a card that cannot be carried out is simply discarded
     -- REC 11: disrupt a French conscript; there is none on the board
     local g = card_game { turn = 2, piles = { winter = { 11, 15 }, french = { 2 }, coalition = { 7 } } }
     vt.apply(g, "coalition", "play rec_07")
-    expect_event(g, "cannot be carried out; the card is simply discarded")
+    expect_event(g, "cannot be carried out (16.1")
     assert(contains(pile(g, cards.DISCARD), "rec_11"), "REC 11 is on the discard pile")
 end)
 
@@ -166,4 +166,22 @@ test("16.1 deck mechanics: without the option there are no cards", function()
     local g = vt.new_game { setup = "tests/setups/cards.xml", seed = 1 }
     eq(#pile(g, cards.hand("french")), 0, "no French hand")
     eq(#pile(g, "winter"), 18, "the Winter deck is untouched")
+end)
+
+test("16.1 every card's effects are written in the effect language and have a primitive", function()
+    local g = vt.new_game { setup = "tests/setups/cards.xml", options = { "event_cards" }, seed = 1 }
+    vt.with(g, function(game)
+        for n = 1, 36 do
+            local card = rec(n)
+            local sides = cards.single(card) and { "french" } or { "french", "coalition" }
+            for _, side in ipairs(sides) do
+                local effects = cards.effects(card, side)
+                assert(#effects > 0, card .. " " .. side .. " has effects")
+                for _, e in ipairs(effects) do
+                    -- murat_joins is 1814's own (rules/events.lua, not loaded here): REC 9's test
+                    assert(cards.primitives[e.name] or e.name == "murat_joins", card .. ": no primitive " .. e.name)
+                end
+            end
+        end
+    end)
 end)
