@@ -247,7 +247,7 @@ local function play(ctx, game, side, card)
     local pending = game.var("cards_pending") or {}
     -- the side the instruction speaks for: the drawer, or the side a single-instruction card names
     -- (REC 21 "the Coalition player may ..." whoever drew it)
-    local for_side = C.single(card) and attr(card, "side") or side
+    local for_side = C.single(card) and defs.card(card).side or side
     for _, eff in ipairs(C.effects(card, side)) do
         local prim = C.primitives[eff.name]
         if not prim then error("cards: no primitive '" .. eff.name .. "' (" .. label(card) .. ")") end
@@ -855,8 +855,7 @@ pick_primitive("destroy_depot", {
     end,
     carry = function(ctx, game, e, hex)
         local supply = require("cnw.supply")
-        supply.capture_depot(game, supply.depot_at(game, hex, core.enemy(e.drawer)))
-        game.log("The depot at " .. hex .. " is eliminated (" .. label(e.card) .. ", 8.8)")
+        supply.capture_depot(game, supply.depot_at(game, hex, core.enemy(e.drawer)))   -- logs 8.8
     end,
 })
 

@@ -2,6 +2,7 @@
 -- and each card's effect (rules/events.lua and the primitives), with the decks in a forced order
 -- (tests/setups/cards.xml has them unshuffled; the tests arrange the piles with vt.edit).
 local cards = require("cnw.cards")
+local supply = require("cnw.supply")
 
 local function eq(actual, expected, what)
     if actual ~= expected then
@@ -184,4 +185,118 @@ test("16.1 every card's effects are written in the effect language and have a pr
             end
         end
     end)
+end)
+
+-- ---- 16.1 each card's effect -----------------------------------------------------------------
+-- with_card(n, drawer, opts): the drawer holds only card n and the decks are empty, so he plays
+-- it at the start of the Turn (Turn 2 for Winter cards, 8 for Spring ones unless opts.turn);
+-- opts.pieces = { {type, hex, id=, face=, owner=, props=}, ... } are placed first.
+local function place(game, pieces)
+    for _, p in ipairs(pieces or {}) do
+        local id = game.create(p[1], { id = p.id or p[1], at = p[2], face = p.face, owner = p.owner, hidden = p.hidden })
+        for k, v in pairs(p.props or {}) do game.set_prop(id, k, v) end
+        if p.bottom then game.move(id, p[2], 1) end
+    end
+end
+
+local function with_card(n, drawer, opts)
+    opts = opts or {}
+    local g = vt.new_game { setup = "tests/setups/cards.xml", options = { "event_cards" }, seed = 1, dice = opts.dice }
+    vt.edit(g, function(game)
+        game.set_turn(opts.turn or (n <= 18 and 2 or 8))
+        game.set_var("supply_setup_done", true)
+        arrange_piles(game, { [drawer] = { n } })
+        place(game, opts.pieces)
+        for k, v in pairs(opts.vars or {}) do game.set_var(k, v) end
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = "start" } }
+    end)
+    vt.apply(g, "french", "begin")
+    return g
+end
+
+-- Places more pieces, then enters `phase` (its begin()) as the tests of each rule do.
+local function enter_phase(g, phase, pieces, vars)
+    vt.edit(g, function(game)
+        place(game, pieces)
+        for k, v in pairs(vars or {}) do game.set_var(k, v) end
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = phase } }
+    end)
+    vt.apply(g, "french", "begin")
+end
+
+local CTX = { params = { cc_min = 1, cc_max = 6 }, hooks = {} }
+local function active_names(g)
+    return vt.with(g, function(game)
+        local out = {}
+        for _, e in ipairs(cards.active(game)) do out[#out + 1] = e.name .. ":" .. e.drawer end
+        return table.concat(out, " ")
+    end)
+end
+
+-- Combat Commands this Turn, through the real Combat Commands phase: a French and a Coalition
+-- unit face each other so the Combat phase then waits for an order.
+local function combat_commands(g, basic_french, basic_coalition)
+    enter_phase(g, "combat_commands", { { "ney", "5621" }, { "fr_friant", "5621" }, { "blucher", "5721" }, { "co_lieven", "5721" } },
+        { cc_basic_french = tostring(basic_french or 3), cc_basic_coalition = tostring(basic_coalition or 3) })
+    return track(g, "french_cc"), track(g, "coalition_cc")
+end
+
+test("16.1 REC 1 hard frost: rivers do not block General Supply routes or depot chains this Turn", function()
+    local g = with_card(1, "coalition")
+    eq(active_names(g), "rivers_frozen:coalition", "active")
+    vt.with(g, function(game)
+        local a, b
+        for _, h in ipairs(map.hexes()) do
+            for _, n in ipairs(map.neighbours(h)) do
+                if not a and map.has_hexside(h, n, "river") and not map.has_hexside(h, n, "bridge")
+                    and not map.has_hexside(h, n, "lake") and map.terrain(n) == "clear" and map.terrain(h) == "clear" then a, b = h, n end
+            end
+        end
+        local plain = { params = {}, hooks = {} }
+        local frozen = { params = {}, hooks = { supply_rivers_frozen = function(c, gm) return cards.rivers_frozen(c, gm) end } }
+        eq(supply._situation(plain, game, "french").cost[a .. "|" .. b], nil, "an unbridged river blocks a route")
+        eq(supply._situation(frozen, game, "french").cost[a .. "|" .. b] ~= nil, true, "a frozen river does not")
+    end)
+end)
+
+test("16.1 REC 2 Frankfurt: Coalition draw, the French have one CC fewer; French draw, one more Supply Train", function()
+    local g = with_card(2, "coalition")
+    local f, c = combat_commands(g, 3, 3)
+    eq(f, 2, "French CCs"); eq(c, 3, "Coalition CCs")
+    local h = with_card(2, "french")
+    eq(vt.with(h, function(game) return cards.supply_trains_delta(CTX, game, "french") end), 1, "one more French train")
+    eq(vt.with(h, function(game) return cards.supply_trains_delta(CTX, game, "coalition") end), 0, "none for the Coalition")
+end)
+
+test("16.1 REC 3 typhus: each player disrupts one of his units on or next to the Rhine, his choice", function()
+    -- 4417 touches the Rhine (map.xml); 5420 (Paris) does not
+    local g = with_card(3, "french", { pieces = { { "fr_friant", "4417" }, { "fr_meunier", "5420" }, { "co_lieven", "4418" } } })
+    eq(vt.decision(g).role, "french", "the French choose first")
+    same(vt.actions(g, "french"), { "disrupt fr_friant" }, "only the unit on the Rhine")
+    vt.apply(g, "french", "disrupt fr_friant")
+    eq(face(g, "fr_friant"), "disrupted", "French unit")
+    eq(vt.decision(g).role, "coalition", "then the Coalition")
+    same(vt.actions(g, "coalition"), { "disrupt co_lieven" }, "Coalition choice")
+    vt.apply(g, "coalition", "disrupt co_lieven")
+    -- (the General Supply phase follows at once and eliminates the unsupplied Coalition unit)
+    expect_event(g, "co_lieven is disrupted (REC 3")
+    eq(face(g, "fr_meunier"), "ready", "Paris is not on the Rhine")
+end)
+
+test("16.1 REC 4 Legislative Body: the French have one CC fewer and their reinforcements due this Turn come next Turn", function()
+    local g = with_card(4, "coalition", { pieces = { { "fr_rottembourg", nil, props = { arrive_turn = 2, arrive_at = "5420" } } } })
+    eq(vt.with(g, function(game) return game.prop("fr_rottembourg", "arrive_turn") end), 3, "delayed to Turn 3")
+    local f = combat_commands(g, 3, 3)
+    eq(f, 2, "French CCs, whoever drew the card")
+end)
+
+test("16.1 REC 5 Swiss passes: a Coalition stack in Switzerland moves without a Supply Train; French draw: no Coalition supply through Switzerland", function()
+    local g = with_card(5, "coalition")
+    enter_phase(g, "movement", { { "giulay", "4424" }, { "co_crenneville", "4424" }, { "ney", "5621" }, { "fr_friant", "5621" },
+                                 { "french_supply", "5621", id = "ft", face = "train", hidden = true } })
+    vt.apply(g, "french", "pass ft")
+    assert(vt.has_action(g, "coalition", "move 4424"), "the Swiss stack may move without a train: " .. table.concat(vt.actions(g, "coalition"), ", "))
+    local h = with_card(5, "french")
+    eq(vt.with(h, function(game) return cards.blocked_region(CTX, game, "coalition") end), "switzerland", "Coalition routes blocked")
+    eq(vt.with(h, function(game) return cards.blocked_region(CTX, game, "french") end), nil, "French routes free")
 end)
