@@ -185,8 +185,12 @@ end
 function C.setup(ctx, game)
     if not C.enabled(ctx, game) then return end
     local p = conf(ctx)
-    for _, side in ipairs(core.SIDES) do game.set_pile(hand(side), side, "owner") end
-    game.set_pile(DISCARD, nil, "all")
+    -- hands: their owner's eyes only; the discard pile: everybody's. (A host older than
+    -- game.set_pile keeps every pile hidden from every player: the hands stay private.)
+    if game.set_pile then
+        for _, side in ipairs(core.SIDES) do game.set_pile(hand(side), side, "owner") end
+        game.set_pile(DISCARD, nil, "all")
+    end
     local first = p.decks[1].id
     for _, d in ipairs(p.decks) do
         if #game.pile(d.id) == 0 then error("cards: the scenario has no deck '" .. d.id .. "' (16.1)") end

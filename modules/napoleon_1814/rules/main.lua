@@ -75,17 +75,12 @@ end
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
 -- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
 local NOT_YET = {
-    hidden_forces = "15.1 hidden forces",
-    event_cards = "16.1 Random Event Cards", command_structure = "16.2 command structure",
+    hidden_forces = "15.1 hidden forces", command_structure = "16.2 command structure",
     murat_neutral = "16.3 Murat", cc_victory = "16.4 Combat Commands victory",
 }
 function hooks.setup(ctx, game)
-    for _, id in ipairs { "hidden_forces", "event_cards", "command_structure",
-                          "murat_neutral", "cc_victory" } do
-        -- 16.1 is partly written: its tests (set-up files) switch the refusal off with the
-        -- variable test_event_cards_incomplete; players cannot (RULINGS EC-1).
-        local testing = id == "event_cards" and game.var("test_event_cards_incomplete") == true
-        if game.option(id) and not testing then
+    for _, id in ipairs { "hidden_forces", "command_structure", "murat_neutral", "cc_victory" } do
+        if game.option(id) then
             game.refuse("the option " .. NOT_YET[id] .. " is not implemented yet (see RULES.md)")
         end
     end

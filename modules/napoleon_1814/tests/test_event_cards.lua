@@ -264,6 +264,7 @@ test("16.1 REC 2 Frankfurt: Coalition draw, the French have one CC fewer; French
     local f, c = combat_commands(g, 3, 3)
     eq(f, 2, "French CCs"); eq(c, 3, "Coalition CCs")
     local h = with_card(2, "french")
+    expect_event(h, "french allocates 10 Supply Trains this Turn (7.2)")   -- 9 on the track, +1
     eq(vt.with(h, function(game) return cards.supply_trains_delta(CTX, game, "french") end), 1, "one more French train")
     eq(vt.with(h, function(game) return cards.supply_trains_delta(CTX, game, "coalition") end), 0, "none for the Coalition")
 end)
@@ -437,4 +438,235 @@ test("16.1 REC 18 National Guard: Coalition draw, a reinforcement due next Turn 
     eq(vt.decision(h).role, "french", "French rally")
     vt.apply(h, "french", "rally 5420")
     eq(face(h, "fr_friant"), "ready", "rallied without a train or commander")
+end)
+
+test("16.1 REC 19 Chaumont: Coalition draw, one more Coalition CC; French draw, the Coalition has one Supply Train fewer", function()
+    local g = with_card(19, "coalition")
+    local f, c = combat_commands(g, 3, 3)
+    eq(c, 4, "Coalition CCs")
+    local h = with_card(19, "french")
+    expect_event(h, "coalition allocates 7 Supply Trains this Turn (7.2)")   -- 8 on the track, -1
+    eq(call(h, function(game) return cards.supply_trains_delta(CTX, game, "coalition") end), -1, "one train fewer")
+end)
+
+test("16.1 REC 20 Blucher ill: Coalition draw, -1 march attrition for the Army of Silesia; French draw, Blucher has CR 0", function()
+    local g = with_card(20, "coalition", { pieces = { { "co_horn", "4214" }, { "co_crenneville", "4215" } } })
+    eq(call(g, function(game) return cards.march_drm(CTX, game, { "co_horn" }) end), -1, "Silesia")
+    eq(call(g, function(game) return cards.march_drm(CTX, game, { "co_crenneville" }) end), 0, "Bohemia")
+    local h = with_card(20, "french", { pieces = { { "blucher", "4214" }, { "yorck", "4215" } } })
+    local core = require("cnw.core")
+    eq(call(h, function(game) return core.cr(game, "blucher") end), 0, "Blucher's CR")
+    assert(call(h, function(game) return core.cr(game, "yorck") end) > 0, "Yorck keeps his")
+    vt.edit(h, function(game) game.set_turn(9) end)
+    assert(call(h, function(game) return core.cr(game, "blucher") end) > 0, "next Turn Blucher is well")
+end)
+
+test("16.1 REC 21 Soissons: the Coalition may eliminate one French unit under siege, whoever drew the card", function()
+    -- 5420 (Paris) held by one French unit, two Coalition units next to it
+    local g = with_card(21, "french", { pieces = { { "fr_friant", "5420" }, { "co_lieven", "5421" }, { "co_horn", "5421" } } })
+    eq(vt.decision(g).role, "coalition", "the Coalition chooses")
+    vt.apply(g, "coalition", "pick fr_friant")
+    eq(vt.with(g, function(game) return game.piece("fr_friant").loc end), "box:eliminated", "eliminated")
+    expect_event(with_card(21, "coalition"), "cannot be carried out")
+end)
+
+test("16.1 REC 22 Bordeaux: Coalition draw, Bordeaux is no French USS while a Coalition unit is within 3 hexes; French draw, the Coalition has one CC fewer", function()
+    local g = with_card(22, "coalition", { pieces = { { "co_br1", "5931" } } })
+    eq(call(g, function(game) return cards.uss_lost(CTX, game, "french", "5929") end), true, "a Coalition unit 2 hexes away")
+    eq(call(g, function(game) return cards.uss_lost(CTX, game, "french", "5420") end), false, "Paris is not Bordeaux")
+    local far = with_card(22, "coalition", { pieces = { { "co_br1", "4214" } } })
+    eq(call(far, function(game) return cards.uss_lost(CTX, game, "french", "5929") end), false, "no Coalition unit near")
+    local h = with_card(22, "french")
+    local f, c = combat_commands(h, 3, 4)
+    eq(c, 3, "Coalition CCs")
+end)
+
+test("16.1 REC 23 Soult at bay: Coalition draw, one stack of Wellington's -1 march attrition; French draw, one of Soult's stacks +2 in defence", function()
+    local g = with_card(23, "coalition", { pieces = { { "co_br1", "5933" }, { "co_br5", "5934" } } })
+    vt.edit(g, function(game)
+        eq(cards.march_drm(CTX, game, { "co_br1" }), -1, "the first stack")
+        eq(cards.march_drm(CTX, game, { "co_br5" }), 0, "only one")
+    end)
+    local h = with_card(23, "french", { pieces = { { "fr_foy", "5933" }, { "fr_leval", "5934" }, { "fr_friant", "5420" } } })
+    vt.edit(h, function(game)
+        eq(cards.defence_bonus(CTX, game, "french", { "fr_friant" }), 0, "not Soult's")
+        eq(cards.defence_bonus(CTX, game, "french", { "fr_foy" }), 2, "Soult's stack")
+        eq(cards.defence_bonus(CTX, game, "french", { "fr_leval" }), 0, "only one")
+    end)
+end)
+
+test("16.1 REC 24 intercepted letter: Coalition draw, reveal and the Coalition moves first; French draw, -1 march attrition with Napoleon", function()
+    local g = with_card(24, "coalition")
+    enter_phase(g, "movement", { { "ney", "5621" }, { "fr_friant", "5621" }, TRAIN("5621"),
+                                 { "blucher", "4214" }, { "co_horn", "4214" }, CTRAIN("4214") },
+        { supply_trains_coalition = "1 1 1 1 1 1 1 1 1 1 1 1", supply_trains_french = "9 9 9 9 9 9 9 9 9 9 9 9" })
+    eq(vt.decision(g).role, "coalition", "the Coalition instigates the movement sequence")
+    local h = with_card(24, "french", { pieces = { { "napoleon", "5621" }, { "fr_friant", "5621" } } })
+    eq(call(h, function(game) return cards.march_drm(CTX, game, { "fr_friant", "napoleon" }) end), -1, "with Napoleon")
+    eq(call(h, function(game) return cards.march_drm(CTX, game, { "fr_friant" }) end), 0, "without him")
+end)
+
+test("16.1 REC 25 royalists: Coalition draw, a French city near its units counts as Coalition-friendly for depots; French draw, a forage marker on a Coalition stack", function()
+    local g = with_card(25, "coalition", { pieces = { { "co_lieven", "5421" } } })
+    eq(vt.decision(g).role, "coalition", "the Coalition chooses the city")
+    assert(vt.has_action(g, "coalition", "pick 5420"), "Paris is within 2 hexes: " .. moves(g, "coalition"))
+    vt.apply(g, "coalition", "pick 5420")
+    eq(call(g, function(game) return cards.depot_city_friendly(CTX, game, "coalition", "5420") end), true, "Paris")
+    local h = with_card(25, "french", { pieces = { { "co_lieven", "5421" }, { "blucher", "5621" }, { "co_horn", "5621" } } })
+    same(vt.actions(h, "french"), { "pick 5421" }, "a stack without a commander in French territory")
+    vt.apply(h, "french", "pick 5421")
+    same(call(h, function(game) return cards.extra_forage(CTX, game, "coalition") end), { "5421" }, "marked in 7.6")
+end)
+
+test("16.1 REC 26 Marmont: the French remove one unit of the VI Corps from play", function()
+    local g = with_card(26, "coalition", { pieces = { { "fr_ricard", "5420" }, { "fr_friant", "5621" } } })
+    same(vt.actions(g, "french"), { "pick fr_ricard" }, "VI Corps only")
+    vt.apply(g, "french", "pick fr_ricard")
+    eq(vt.with(g, function(game) return game.piece("fr_ricard").loc end), nil, "removed from play")
+end)
+
+test("16.1 REC 27 Augereau: Coalition draw, the Army of Lyon may not move; French draw, one Lyon stack moves without a train", function()
+    local g = with_card(27, "coalition", { pieces = { { "fr_musnier", "4727" }, { "fr_friant", "5420" } } })
+    eq(call(g, function(game) return cards.may_move(CTX, game, "fr_musnier") end), false, "Lyon")
+    eq(call(g, function(game) return cards.may_move(CTX, game, "fr_friant") end), true, "others")
+    local h = with_card(27, "french")
+    enter_phase(h, "movement", { { "augereau", "5621" }, { "fr_musnier", "5621" }, { "blucher", "4214" }, { "co_horn", "4214" }, CTRAIN("4214") },
+        { supply_trains_coalition = "9 9 9 9 9 9 9 9 9 9 9 9", supply_trains_french = "1 1 1 1 1 1 1 1 1 1 1 1" })
+    vt.apply(h, "coalition", "pass ct")
+    assert(vt.has_action(h, "french", "move 5621"), "Augereau's stack moves without a train: " .. moves(h, "french"))
+end)
+
+test("16.1 REC 28 Bentinck: Coalition draw, French units on 4329 and 4428 are not deemed in supply; French draw, +2 in defence in Italy", function()
+    local g = with_card(28, "coalition")
+    eq(call(g, function(game) return cards.supply_exemption_cancelled(game, "4329") end), true, "4329")
+    eq(call(g, function(game) return cards.supply_exemption_cancelled(game, "4428") end), true, "4428")
+    eq(call(g, function(game) return cards.supply_exemption_cancelled(game, "5420") end), false, "elsewhere")
+    local h = with_card(28, "french", { pieces = { { "fr_friant", "4329" }, { "fr_meunier", "5420" } } })
+    eq(call(h, function(game) return cards.defence_bonus(CTX, game, "french", { "fr_friant" }) end), 2, "in Italy")
+    eq(call(h, function(game) return cards.defence_bonus(CTX, game, "french", { "fr_meunier" }) end), 0, "in France")
+end)
+
+test("16.1 REC 29 On to Paris: Coalition draw, one more CC and it attacks first; French draw, mixed Coalition stacks roll to move", function()
+    local g = with_card(29, "coalition")
+    local f, c = combat_commands(g, 5, 2)
+    eq(c, 3, "Coalition CCs"); eq(var(g, "first_player"), "coalition", "the Coalition attacks first")
+    local h = with_card(29, "french", { dice = { 2 } })
+    enter_phase(h, "movement", { { "schwarzenberg", "5621" }, { "co_crenneville", "5621" }, { "co_ru_guard_inf", "5621" }, CTRAIN("5621") },
+        { supply_trains_coalition = "9 9 9 9 9 9 9 9 9 9 9 9", supply_trains_french = "1 1 1 1 1 1 1 1 1 1 1 1" })
+    vt.apply(h, "coalition", "move 5621")
+    expect_event(h, "does not move")
+    eq(vt.with(h, function(game) return game.piece("co_crenneville").loc end), "5621", "stayed")
+    local k = with_card(29, "french", { dice = { 3 } })
+    enter_phase(k, "movement", { { "schwarzenberg", "5621" }, { "co_crenneville", "5621" }, { "co_ru_guard_inf", "5621" }, CTRAIN("5621") },
+        { supply_trains_coalition = "9 9 9 9 9 9 9 9 9 9 9 9", supply_trains_french = "1 1 1 1 1 1 1 1 1 1 1 1" })
+    vt.apply(k, "coalition", "move 5621")
+    eq(vt.decision(k).step, "movement.stack", "a 3 moves")
+end)
+
+test("16.1 REC 30 Paris: Coalition draw, the French have one CC fewer; French draw, the French stack in Paris +2 in defence", function()
+    local g = with_card(30, "coalition")
+    local f = combat_commands(g, 3, 3)
+    eq(f, 2, "French CCs")
+    local h = with_card(30, "french", { pieces = { { "fr_friant", "5420" } } })
+    eq(call(h, function(game) return cards.defence_bonus(CTX, game, "french", { "fr_friant" }) end), 2, "Paris")
+end)
+
+test("16.1 REC 31 the Senate: the French have one CC fewer, whoever drew it (never below 1)", function()
+    local f = combat_commands(with_card(31, "coalition"), 3, 3)
+    eq(f, 2, "French CCs")
+    local f1 = combat_commands(with_card(31, "french"), 1, 3)
+    eq(f1, 1, "9.2: never below one")
+end)
+
+test("16.1 REC 32 Army of the North: Coalition draw, a stack of the North moves without a train; French draw, Maison's stack +2 in attack or defence once", function()
+    local g = with_card(32, "coalition", { pieces = { { "bulow", "5115" }, { "co_borstell", "5115" } } })
+    eq(call(g, function(game) return cards.free_move(CTX, game, "coalition", "5115") ~= nil end), true, "North")
+    local h = with_card(32, "french", { pieces = { { "maison", "5115" }, { "fr_friant", "5115" }, { "fr_meunier", "5420" } } })
+    vt.edit(h, function(game)
+        eq(cards.combat_bonus(CTX, game, "french", { "fr_meunier" }), 0, "without Maison")
+        eq(cards.combat_bonus(CTX, game, "french", { "fr_friant" }), 2, "with Maison")
+        eq(cards.combat_bonus(CTX, game, "french", { "fr_friant" }), 0, "once")
+    end)
+end)
+
+test("16.1 REC 33 raids: Coalition draw, a French depot near a Cossack is eliminated; French draw, 13.1 succeeds on 5 or 6", function()
+    local g = with_card(33, "coalition", { pieces = { { "french_supply", "5420", id = "fd", face = "depot" }, { "co_platov_cos", "5622" } } })
+    same(vt.actions(g, "coalition"), { "pick 5420" }, "the depot within 3 hexes of the Cossack")
+    vt.apply(g, "coalition", "pick 5420")
+    eq(vt.with(g, function(game) return game.piece("fd").loc end), "box:eliminated", "eliminated")
+    eq(track(g, "french_depots_lost"), 1, "8.8: one train fewer")
+    eq(call(with_card(33, "french"), function(game) return cards.cossack_success_score(game) end), 5, "five or six")
+end)
+
+test("16.1 REC 34 spring roads: Coalition draw, -1 march attrition for Coalition stacks; French draw, French stacks ignore forage markers", function()
+    local g = with_card(34, "coalition", { pieces = { { "co_horn", "4214" }, { "fr_friant", "5420" } } })
+    eq(call(g, function(game) return cards.march_drm(CTX, game, { "co_horn" }) end), -1, "Coalition")
+    eq(call(g, function(game) return cards.march_drm(CTX, game, { "fr_friant" }) end), 0, "French")
+    local h = with_card(34, "french")
+    eq(call(h, function(game) return cards.forage_ignored(CTX, game, "french", "5420") end), true, "French")
+    eq(call(h, function(game) return cards.forage_ignored(CTX, game, "coalition", "5420") end), false, "Coalition")
+end)
+
+test("16.1 REC 35 Lusigny: each player has one CC fewer", function()
+    local f, c = combat_commands(with_card(35, "french"), 3, 4)
+    eq(f, 2, "French"); eq(c, 3, "Coalition")
+end)
+
+test("16.1 REC 36 Spanish excesses: Coalition draw, 14.10 does not apply; French draw, 14.10 as if Anglona were in France", function()
+    -- Anglona's unit in France (4620 is in region france) and a disrupted French unit
+    local g = with_card(36, "coalition", { pieces = { { "co_sp_and1", "4620" }, { "fr_friant", "5420", face = "disrupted" } } })
+    expect_event(g, "14.10 does not apply this Turn")
+    eq(face(g, "fr_friant"), "disrupted", "no French unit restored")
+    local h = with_card(36, "french", { dice = { 6 }, pieces = { { "co_sp_and1", "5435" }, { "fr_friant", "5420", face = "disrupted" } } })
+    expect_event(h, "14.10 Anglona")   -- 5435 is in Spain: the roll is forced by the card
+    eq(face(h, "fr_friant"), "ready", "restored")
+end)
+
+-- The Combat phase for real after the card: the entry is a French "pass" at a combat order
+-- planted in the Movement phase (as in test_combat.lua), so phases 5 and 6 follow.
+local function card_combat(n, drawer, pieces, dice, turn)
+    local g = with_card(n, drawer, { dice = dice, turn = turn })
+    vt.edit(g, function(game)
+        place(game, pieces)
+        game.set_var("cc_basic_french", "3")
+        game.set_var("cc_basic_coalition", "3")
+        game.set_phase("movement")
+        game.set_var("phase_index", 4)
+        game.set_var("alt_combat", { turn = "french", done_french = false, done_coalition = true })
+        game.decide { role = "french", step = "combat.order", rule = "test", prompt = "test entry" }
+    end)
+    vt.apply(g, "french", "pass")
+    return g
+end
+
+test("16.1 REC 30 (combat) the French stack in Paris adds 2 to its final defence value; REC 12 (combat) Spanish units may not attack", function()
+    local pieces = { { "fr_friant", "5420" }, { "blucher", "5421" }, { "co_lieven", "5421" }, { "co_horn", "5421" } }
+    local fdv = {}
+    for _, drawer in ipairs { "french", "coalition" } do
+        local g = card_combat(30, drawer, pieces, { 6, 3, 3, 1, 1, 1, 1, 1, 1 })
+        vt.apply(g, "french", "pass")                                -- equal CCs: the French first (9.3)
+        eq(vt.decision(g).role, "coalition", "the Coalition attacks")
+        vt.apply(g, "coalition", "attack 5421 5420")
+        vt.apply(g, "coalition", "confirm")
+        vt.apply(g, "coalition", "cc 1")
+        local text = events_text(g)
+        while not text:find("FDV %d+") and vt.decision(g).role do
+            local d = vt.decision(g)
+            local acts = vt.actions(g, d.role)
+            local pick = acts[1]
+            for _, a in ipairs(acts) do if a:match("^cc") or a == "done" or a == "confirm" then pick = a end end
+            vt.apply(g, d.role, pick)
+            text = events_text(g)
+        end
+        fdv[drawer] = tonumber(text:match("FDV (%d+)"))
+    end
+    eq(fdv.french - fdv.coalition, 2, "French draw: +2 to the final defence value in Paris")
+    local function spanish_attack(drawer)
+        -- Turn 5: 14.8 no longer keeps Wellington's command out of combat
+        local h = card_combat(12, drawer, { { "fr_friant", "5933" }, { "wellington", "5934" }, { "co_sp_morillo", "5934" } }, nil, 5)
+        if vt.decision(h).step == "combat.order" and vt.decision(h).role == "french" then vt.apply(h, "french", "pass") end
+        return vt.has_action(h, "coalition", "attack 5934 5933")
+    end
+    eq(spanish_attack("coalition"), true, "without the French instruction the Spanish stack may attack")
+    eq(spanish_attack("french"), false, "with it, it may not")
 end)
