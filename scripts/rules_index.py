@@ -34,7 +34,7 @@ WHERE = {
     "13": "cnw_series/reinforcements.lua",
     "14": "napoleon_1814/rules/main.lua (scenario hooks), rules/scenario.lua (14.9, 14.10) + the phase modules",
     "15": "15.2: napoleon_1814/rules/scenario.lua (hooks stack_capacity, train_actions, end_of_movement); 15.1 not implemented yet",
-    "16": "not implemented yet",
+    "16": "16.1: cnw_series/cards.lua (decks, draw, choice, effect primitives) + napoleon_1814/rules/events.lua (1814 binding, hooks); 16.2-16.4 not implemented yet",
 }
 
 # Rules that need no test of their own, with the reason.

@@ -64,7 +64,7 @@ one(17, "Thaw", "both", ("The thaw turns the roads to mud: this Turn every hex c
     "The thaw of early February 1814 and the muddy roads of Champagne (Houssaye, 1814, ch. 2-3).")
 two(18, "The National Guard is called out",
     ("Kleist and Kapzevich hurry on: one (1) Coalition reinforcement due next Turn arrives at the end of this Turn instead.", "hasten_reinforcement(1)", "reinforcements"),
-    ("The National Guard is mobilised: the French player may rally one (1) disrupted French combat unit in a French-friendly city without a Supply Train or Commander.", "free_rally(1, french, city, region:french_friendly)", "movement"),
+    ("The National Guard is mobilised: the French player may rally one (1) disrupted French combat unit in a French-friendly city without a Supply Train or Commander.", "free_rally(1, french, city, region:french_friendly, no_commander)", "movement"),
     "Decrees mobilising the National Guard, January 1814; the arrival of Kleist's II Corps and Kapzevich's X Corps in February (Petre, Napoleon at Bay).")
 # ---------------- spring ----------------
 two(19, "The Treaty of Chaumont",
