@@ -670,3 +670,22 @@ test("16.1 REC 30 (combat) the French stack in Paris adds 2 to its final defence
     eq(spanish_attack("coalition"), true, "without the French instruction the Spanish stack may attack")
     eq(spanish_attack("french"), false, "with it, it may not")
 end)
+
+test("16.1 REC 10 (combat) French draw: an attacked French infantry stack may withdraw before combat as in 11.1", function()
+    local pieces = { { "fr_friant", "5420" }, { "blucher", "5421" }, { "co_lieven", "5421" }, { "co_horn", "5421" } }
+    local function offered(drawer)
+        local g = card_combat(10, drawer, pieces, { 6, 6, 6, 6, 6, 6 })
+        vt.apply(g, "french", "pass")
+        vt.apply(g, "coalition", "attack 5421 5420")
+        vt.apply(g, "coalition", "confirm")
+        vt.apply(g, "coalition", "cc 1")
+        return vt.decision(g).step == "combat.evade", g
+    end
+    eq((offered("coalition")), false, "no withdrawal before combat for infantry without the card")
+    local yes, g = offered("french")
+    eq(yes, true, "with the French instruction it is offered")
+    local withdraw
+    for _, a in ipairs(vt.actions(g, "french")) do if a:match("^withdraw ") then withdraw = a end end
+    vt.apply(g, "french", withdraw)
+    assert(vt.with(g, function(game) return game.piece("fr_friant").loc end) ~= "5420", "withdrawn")
+end)
