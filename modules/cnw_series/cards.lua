@@ -1058,6 +1058,16 @@ function C.uss_lost(ctx, game, side, hex)
     return false
 end
 
+-- The set of `side`'s USS hexes lost this Turn (for the supply rules: one query per search).
+function C.lost_uss(ctx, game, side, region)
+    local out = {}
+    if #C.active(game, "uss_lost") == 0 then return out end
+    for _, h in ipairs(map.region(region)) do
+        if C.uss_lost(ctx, game, side, h) then out[h] = true end
+    end
+    return out
+end
+
 -- Combat: ignore_river(n): n of the drawer's attacks ignore the river modifiers of 11.4/11.5;
 -- withdraw_before_combat(n): n of the drawer's defending stacks may withdraw before combat (11.1)
 -- as if all cavalry; combat_bonus(n, selectors, count:k): the drawer's stacks matching add n to

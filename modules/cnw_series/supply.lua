@@ -28,7 +28,7 @@
 -- (16.1) act through: supply_trains_adjust(ctx, game, side) -> this Turn's extra (+) or fewer (-)
 -- Supply Trains to allocate; supply_rivers_frozen(ctx, game) -> rivers do not block routes or
 -- chains; supply_blocked_region(ctx, game, side) -> a region no route or chain of side enters;
--- uss_lost(ctx, game, side, hex) -> that USS does not count; depot_city_friendly(ctx, game, side,
+-- uss_lost(ctx, game, side) -> set of USS hexes that do not count; depot_city_friendly(ctx, game, side,
 -- hex) -> a city counts as friendly for 7.7; forage_ignored(ctx, game, side, hex) -> no 6.3 roll;
 -- extra_forage(ctx, game, side) -> hexes of side's stacks that get a 7.6 marker as well.
 local core = require("cnw.core")
@@ -328,12 +328,13 @@ local function range_of(ctx, game)
     return ctx.params.supply_range[core.season(game)]
 end
 
--- The side's Ultimate Supply Sources this Turn (a game's hook uss_lost may take some away:
--- 1814 16.1 REC 22).
+-- The side's Ultimate Supply Sources this Turn (a game's hook uss_lost(ctx, game, side) -> set
+-- of hexes may take some away: 1814 16.1 REC 22).
 local function uss_hexes(ctx, game, side)
+    local lost = ctx.hooks.uss_lost and ctx.hooks.uss_lost(ctx, game, side) or {}
     local out = {}
     for _, h in ipairs(map.region(ctx.params.uss_region[side])) do
-        if not (ctx.hooks.uss_lost and ctx.hooks.uss_lost(ctx, game, side, h)) then out[#out + 1] = h end
+        if not lost[h] then out[#out + 1] = h end
     end
     return out
 end

@@ -82,7 +82,7 @@ function E.install(hooks, start_steps)
     -- supply (6, 7)
     hooks.supply_rivers_frozen = cards.rivers_frozen
     hooks.supply_blocked_region = cards.blocked_region
-    hooks.uss_lost = cards.uss_lost
+    hooks.uss_lost = function(ctx, game, side) return cards.lost_uss(ctx, game, side, ctx.params.uss_region[side]) end
     hooks.depot_city_friendly = cards.depot_city_friendly
     hooks.supply_trains_reserved = cards.supply_trains_reserved
     hooks.forage_ignored = cards.forage_ignored

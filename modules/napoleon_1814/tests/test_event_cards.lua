@@ -689,3 +689,9 @@ test("16.1 REC 10 (combat) French draw: an attacked French infantry stack may wi
     vt.apply(g, "french", withdraw)
     assert(vt.with(g, function(game) return game.piece("fr_friant").loc end) ~= "5420", "withdrawn")
 end)
+
+test("16.1 REC 22 (supply) a French unit at Bordeaux with a Coalition unit 2 hexes away is out of General Supply that Turn", function()
+    local pieces = { { "fr_friant", "5929" }, { "co_br1", "5931" } }
+    eq(face(with_card(22, "french", { pieces = pieces }), "fr_friant"), "ready", "Bordeaux supplies it normally")
+    eq(face(with_card(22, "coalition", { pieces = pieces }), "fr_friant"), "disrupted", "not this Turn (6.4)")
+end)
