@@ -695,3 +695,12 @@ test("16.1 REC 22 (supply) a French unit at Bordeaux with a Coalition unit 2 hex
     eq(face(with_card(22, "french", { pieces = pieces }), "fr_friant"), "ready", "Bordeaux supplies it normally")
     eq(face(with_card(22, "coalition", { pieces = pieces }), "fr_friant"), "disrupted", "not this Turn (6.4)")
 end)
+
+test("16.1 REC 13 (movement) the blizzard's +1 reaches the march attrition roll (8.6)", function()
+    local g = with_card(13, "french", { dice = { 1 } })
+    enter_phase(g, "movement", { { "ney", "5621" }, { "fr_friant", "5621" }, TRAIN("5621") })
+    vt.apply(g, "french", "move 5621")
+    vt.apply(g, "french", "to 5921")                  -- the whole allowance: the move ends there
+    local text = events_text(g)
+    assert(text:match("March attrition %(8%.6%): 3 hexes in winter, die 1 [%+%-]%d+ %+1 = "), "the card's +1 in the roll:\n" .. text)
+end)
