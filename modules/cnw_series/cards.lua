@@ -229,7 +229,8 @@ local function discard_spent_decks(ctx, game)
     end
 end
 
--- The order of laying: each slot { side =, mode = "choose" | "single", card = (single) }.
+-- The order of laying: each slot { side =, mode = "choose" | "single" } (a single card is the
+-- one drawn this Turn, kept in the private variable _cards_drawn).
 local function laying_order(ctx, game, drawn)
     local first = conf(ctx).declare_first or core.SIDES[1]
     local second = core.enemy(first)

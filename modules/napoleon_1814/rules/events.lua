@@ -19,7 +19,7 @@ E.params = {
 
 -- near:rhine — a hex on or adjacent to the River Rhine: a hex with a river hexside that separates
 -- the region east of the Rhine (1.1) from the rest of the map (the map API has no hexside
--- names; RULINGS EC-3).
+-- names; RULINGS EC-16).
 local function on_rhine(hex)
     local east = map.in_region(hex, "east_of_rhine")
     for _, n in ipairs(map.neighbours(hex)) do
@@ -32,7 +32,6 @@ cards.selectors.near = function(game, id, v)
     if v ~= "rhine" then error("cards: unknown selector near:" .. tostring(v)) end
     return loc ~= nil and map.exists(loc) and on_rhine(loc)
 end
--- region:french_friendly names 1814's map region of French-friendly territory (1.1).
 
 -- REC 9 (16.3): Murat's Neapolitan army joins the Coalition. The variable murat_joined is what
 -- 16.3 (another part of the rules) reads.
