@@ -704,3 +704,26 @@ test("16.1 REC 13 (movement) the blizzard's +1 reaches the march attrition roll 
     local text = events_text(g)
     assert(text:match("March attrition %(8%.6%): 3 hexes in winter, die 1 [%+%-]%d+ %+1 = "), "the card's +1 in the roll:\n" .. text)
 end)
+
+test("16.1 REC 28 (supply) Coalition draw: a French unit on 4329 loses its 6.6 exemption in the General Supply phase", function()
+    local pieces = { { "fr_friant", "4329" } }
+    eq(face(with_card(28, "french", { pieces = pieces }), "fr_friant"), "ready", "deemed in supply (6.6)")
+    eq(face(with_card(28, "coalition", { pieces = pieces }), "fr_friant"), "disrupted", "not this Turn")
+end)
+
+test("16.1 REC 33 (13.1) French draw: a Cossack city roll of 5 costs the Coalition a CC this Turn", function()
+    local function roll5(drawer)
+        local g = with_card(33, drawer, { dice = { 5 } })
+        enter_phase(g, "reinforcements", { { "co_platov_cos", "5420" } })
+        return events_text(g):find("Cossacks alienate the inhabitants", 1, true) ~= nil
+    end
+    eq(roll5("coalition"), false, "a 5 is not enough normally")
+    eq(roll5("french"), true, "with the French instruction it is")
+end)
+
+test("16.1 REC 34 (6.3) French draw: a French stack under a forage marker does not roll", function()
+    local pieces = { { "fr_friant", "5420" }, { "forage", "5420", id = "fm", props = { side = "french", units = { "fr_friant" } } } }
+    expect_event(with_card(34, "french", { pieces = pieces }), "ignores its forage marker")
+    local g = with_card(34, "coalition", { pieces = pieces, dice = { 1 } })
+    expect_event(g, "6.3 forage")
+end)
