@@ -208,6 +208,7 @@ local function with_card(n, drawer, opts)
         arrange_piles(game, { [drawer] = { n } })
         place(game, opts.pieces)
         for k, v in pairs(opts.vars or {}) do game.set_var(k, v) end
+        for k, v in pairs(opts.tracks or {}) do game.set_track(k, v) end
         game.decide { role = "french", step = "game.begin_phase", context = { phase = "start" } }
     end)
     vt.apply(g, "french", "begin")
@@ -726,4 +727,16 @@ test("16.1 REC 34 (6.3) French draw: a French stack under a forage marker does n
     expect_event(with_card(34, "french", { pieces = pieces }), "ignores its forage marker")
     local g = with_card(34, "coalition", { pieces = pieces, dice = { 1 } })
     expect_event(g, "6.3 forage")
+end)
+
+test("16.1 REC 12 (7.4) Coalition draw: the extra Supply Train may only go to a stack of Wellington's command", function()
+    local pieces = { { "wellington", "4214" }, { "co_br1", "4214" }, { "blucher", "4216" }, { "co_horn", "4216" } }
+    local g = with_card(12, "coalition", { pieces = pieces, tracks = { coalition_supply_trains = 0, french_supply_trains = 0 } })
+    eq(vt.decision(g).step, "supply.allocate", "allocation")
+    eq(vt.decision(g).role, "coalition", "the Coalition allocates its one train")
+    assert(vt.has_action(g, "coalition", "allocate 4214"), "Wellington's stack: " .. moves(g, "coalition"))
+    assert(not vt.has_action(g, "coalition", "allocate 4216"), "not Blucher's")
+    -- control: an ordinary train may go to either stack
+    local h = with_card(12, "french", { pieces = pieces, tracks = { coalition_supply_trains = 1, french_supply_trains = 0 } })
+    assert(vt.has_action(h, "coalition", "allocate 4216") and vt.has_action(h, "coalition", "allocate 4214"), moves(h, "coalition"))
 end)
