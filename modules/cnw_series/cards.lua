@@ -681,14 +681,20 @@ C.steps["cards.disrupt"] = {
     end,
 }
 
--- reveal(enemy, n): the drawer chooses n of the opponent's face-down pieces on the map (supply
--- trains and dummies; 15.1's hidden forces add theirs through ctx.hooks.card_reveal_targets) and
--- they are revealed (game.reveal: logged for everybody).
-local function reveal_targets(ctx, game, side)
+-- reveal(enemy, n[, boxes]): the drawer chooses n of the opponent's face-down counters and they
+-- are revealed for everybody. Counters: the face-down pieces on the map (Supply Trains and
+-- dummies) and what the game adds through ctx.hooks.card_reveal_targets(ctx, game, side) (15.1's
+-- hidden-force boxes); "boxes": the latter only (REC 24). Trains are on the map only from the
+-- Active Supply phase to the end of Rally and Movement: when there is nothing to reveal as the
+-- card is laid, the choice is made at the start of the Rally and Movement phase, once the trains
+-- are placed (C.start_of_movement; RULINGS EC-15).
+local function reveal_targets(ctx, game, side, boxes_only)
     local out = {}
-    for _, id in ipairs(game.pieces { owner = side }) do
-        local p = game.piece(id)
-        if p.hidden and p.loc and map.exists(p.loc) then out[#out + 1] = id end
+    if not boxes_only then
+        for _, id in ipairs(game.pieces { owner = side }) do
+            local p = game.piece(id)
+            if p.hidden and p.loc and map.exists(p.loc) then out[#out + 1] = id end
+        end
     end
     if ctx.hooks.card_reveal_targets then
         for _, id in ipairs(ctx.hooks.card_reveal_targets(ctx, game, side)) do out[#out + 1] = id end
@@ -696,35 +702,63 @@ local function reveal_targets(ctx, game, side)
     return out
 end
 
+local function reveal_decide(ctx, game, e, side, left, deferred)
+    game.set_active(e.drawer)
+    game.decide { role = e.drawer, step = "cards.reveal", rule = "16.1",
+                  prompt = label(e.card) .. ": choose a face-down " .. side .. " counter to reveal",
+                  context = { e = e, side = side, left = left, boxes = e.args[3] == "boxes", deferred = deferred } }
+end
+
+C.turn_effect("reveal_pending")
 C.primitives.reveal = {
     now = function(ctx, game, e)
         local side = C.side_of(e.args[1], e.drawer)
-        if #reveal_targets(ctx, game, side) == 0 then return "impossible" end
-        game.set_active(e.drawer)
-        game.decide { role = e.drawer, step = "cards.reveal", rule = "16.1",
-                      prompt = label(e.card) .. ": choose a face-down " .. side .. " piece to reveal",
-                      context = { e = e, side = side, left = tonumber(e.args[2]) or 1 } }
-        return "decided"
+        if #reveal_targets(ctx, game, side, e.args[3] == "boxes") > 0 then
+            reveal_decide(ctx, game, e, side, tonumber(e.args[2]) or 1, false)
+            return "decided"
+        end
+        if e.args[3] == "boxes" then return "impossible" end
+        add_active(game, { card = e.card, drawer = e.drawer, name = "reveal_pending", args = e.args })
+        game.log(label(e.card) .. ": the counter is chosen once the Supply Trains are placed, at the start of the Rally and Movement phase")
+        return "done"
     end,
 }
+
+-- At the start of the Rally and Movement phase: a reveal that waited for the trains. Returns true
+-- when it asked (the step then begins the phase again: ctx.phases.movement.begin).
+function C.start_of_movement(ctx, game)
+    for _, e in ipairs(C.active(game, "reveal_pending")) do
+        if (e.used or 0) == 0 then
+            C.use(game, e)
+            local side = C.side_of(e.args[1], e.drawer)
+            if #reveal_targets(ctx, game, side, false) > 0 then
+                reveal_decide(ctx, game, e, side, tonumber(e.args[2]) or 1, true)
+                return true
+            end
+            game.log(label(e.card) .. ": the instruction reveal cannot be carried out (16.1: a card that cannot be carried out is simply discarded)")
+        end
+    end
+    return false
+end
 
 C.steps["cards.reveal"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         -- named by hex and rank, never by id: a piece's id would tell a dummy from a train
         local out, rank = {}, {}
-        for _, id in ipairs(reveal_targets(ctx, game, d.context.side)) do
-            local loc = game.piece(id).loc
+        for _, id in ipairs(reveal_targets(ctx, game, d.context.side, d.context.boxes)) do
+            local loc = game.piece(id).loc or "nowhere"
             rank[loc] = (rank[loc] or 0) + 1
-            out[#out + 1] = { kind = "reveal", args = { loc, rank[loc] }, hexes = { loc },
-                              label = "Reveal face-down piece " .. rank[loc] .. " at " .. loc .. " (16.1)" }
+            out[#out + 1] = { kind = "reveal", args = { loc, rank[loc] }, hexes = map.exists(loc) and { loc } or nil,
+                              label = "Reveal face-down counter " .. rank[loc] .. " at " .. loc .. " (16.1)" }
         end
         return out
     end,
     apply = function(ctx, game, role, action, d)
+        local c = d.context
         local id, rank = nil, 0
-        for _, x in ipairs(reveal_targets(ctx, game, d.context.side)) do
-            if game.piece(x).loc == action.args[1] then
+        for _, x in ipairs(reveal_targets(ctx, game, c.side, c.boxes)) do
+            if (game.piece(x).loc or "nowhere") == action.args[1] then
                 rank = rank + 1
                 if rank == tonumber(action.args[2]) then id = x end
             end
@@ -733,18 +767,17 @@ C.steps["cards.reveal"] = {
             -- the game revealed it its own way (15.1 hidden forces)
         else
             game.reveal(id)
-            game.log(label(d.context.e.card) .. ": the piece at " .. game.piece(id).loc .. " is " .. game.piece(id).type)
+            game.log(label(c.e.card) .. ": the counter at " .. game.piece(id).loc .. " is " .. game.piece(id).type)
         end
-        local c = d.context
-        if c.left > 1 and #reveal_targets(ctx, game, c.side) > 0 then
+        if c.left > 1 and #reveal_targets(ctx, game, c.side, c.boxes) > 0 then
             c.left = c.left - 1
             game.decide { role = role, step = "cards.reveal", rule = "16.1", prompt = d.prompt, context = c }
             return
         end
+        if c.deferred then return ctx.phases.movement.begin(ctx, game) end
         C.resume(ctx, game)
     end,
 }
-
 
 -- ---- primitives where a player picks a piece, a hex or a side --------------------------------
 -- C.picks[name] = { chooser = function(e) -> side, targets = function(ctx, game, e) -> list of

@@ -23,6 +23,7 @@
 --   all_difficult_unless_road(ctx, game) -> bool      (1814 16.1 REC 17: every hex difficult)
 --   free_rally(ctx, game, side, hex) -> token|nil, free_rally_used(ctx, game, side, token)
 --                                                    (1814 16.1: rallies without a Supply Train)
+--   start_of_movement(ctx, game) -> true if it decided (1814 16.1: a delayed reveal)
 --   movement_first(ctx, game) -> side|nil             (1814 16.1 REC 24: who instigates 8.2)
 --   move_attempt(ctx, game, side, hex, unit_ids) -> bool  false: the stack does not move (REC 29)
 --   free_move(ctx, game, side, hex) -> token|nil, free_move_used(ctx, game, side, token),
@@ -775,6 +776,9 @@ local function decide_rally(ctx, game, rc)
 end
 
 function M.begin(ctx, game)
+    -- a game's rule acting once the trains are placed (1814 16.1: a reveal that waited for them);
+    -- true when it made a decision, whose step begins this phase again
+    if ctx.hooks.start_of_movement and ctx.hooks.start_of_movement(ctx, game) then return end
     for _, id in ipairs(game.pieces { category = "unit" }) do
         if game.prop(id, "movement_anchored") then game.set_prop(id, "movement_anchored", nil) end
     end

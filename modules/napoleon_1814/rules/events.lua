@@ -101,6 +101,10 @@ function E.install(hooks, start_steps)
         return nil
     end)
     -- movement (8)
+    wrap(hooks, "start_of_movement", function(base, ctx, game)
+        if base and base(ctx, game) then return true end
+        return cards.start_of_movement(ctx, game)
+    end)
     hooks.movement_first = function(ctx, game) return cards.first_mover(game) end
     hooks.move_attempt = function(ctx, game, side, hex, ids)
         local fail, e = cards.move_roll_needed(ctx, game, side, ids)

@@ -412,13 +412,25 @@ test("16.1 REC 15 Chatillon: Coalition draw, it decides who attacks first; Frenc
     eq(c, 3, "Coalition CCs"); eq(f, 3, "French CCs")
 end)
 
-test("16.1 REC 16 intercepted dispatches: the drawer chooses an enemy face-down Supply Train, which is revealed; none: the card is discarded", function()
+test("16.1 REC 16 intercepted dispatches: the drawer chooses an enemy face-down Supply Train, which is revealed; none yet: chosen once the trains are placed", function()
     local g = with_card(16, "coalition", { pieces = { { "ney", "5621" }, { "fr_friant", "5621" }, TRAIN("5621") } })
     same(vt.actions(g, "coalition"), { "reveal 5621 1" }, "named by hex, never by id")
     vt.apply(g, "coalition", "reveal 5621 1")
     eq(vt.with(g, function(game) return game.piece("ft").hidden end), false, "revealed")
+    -- no face-down counter when the card is laid: the French choose at the start of movement
     local h = with_card(16, "french")
-    expect_event(h, "cannot be carried out")
+    expect_event(h, "chosen once the Supply Trains are placed")
+    enter_phase(h, "movement", { { "blucher", "4214" }, { "co_horn", "4214" }, CTRAIN("4214"),
+                                 { "coalition_supply_dummy", "4216", id = "cd", face = "train", hidden = true }, { "co_lieven", "4216", bottom = true } })
+    eq(vt.decision(h).step, "cards.reveal", "the reveal comes first")
+    same(vt.actions(h, "french"), { "reveal 4214 1", "reveal 4216 1" }, "both face-down counters")
+    vt.apply(h, "french", "reveal 4216 1")
+    eq(vt.with(h, function(game) return game.piece("cd").hidden end), false, "the dummy is revealed")
+    assert(vt.decision(h).step ~= "cards.reveal", "then the phase goes on")
+    -- nothing on the map then either: not carried out
+    local k = with_card(16, "french")
+    enter_phase(k, "movement", { { "ney", "5621" }, { "fr_friant", "5621" }, TRAIN("5621") })
+    expect_event(k, "the instruction reveal cannot be carried out")
 end)
 
 test("16.1 REC 17 thaw: every hex is difficult terrain for movement unless entered by road", function()
@@ -497,7 +509,9 @@ test("16.1 REC 23 Soult at bay: Coalition draw, one stack of Wellington's -1 mar
 end)
 
 test("16.1 REC 24 intercepted letter: Coalition draw, reveal and the Coalition moves first; French draw, -1 march attrition with Napoleon", function()
-    local g = with_card(24, "coalition")
+    local g = with_card(24, "coalition", { pieces = { { "mortier", "5420" }, { "fr_meunier", "5420" }, TRAIN("5420", "ft0") } })
+    -- REC 24 reveals a hidden-force box (15.1) only, never a Supply Train
+    expect_event(g, "the instruction reveal cannot be carried out")
     enter_phase(g, "movement", { { "ney", "5621" }, { "fr_friant", "5621" }, TRAIN("5621"),
                                  { "blucher", "4214" }, { "co_horn", "4214" }, CTRAIN("4214") },
         { supply_trains_coalition = "1 1 1 1 1 1 1 1 1 1 1 1", supply_trains_french = "9 9 9 9 9 9 9 9 9 9 9 9" })
