@@ -232,6 +232,8 @@ hooks.train_apply = scenario.train_apply
 hooks.end_of_movement = scenario.end_of_movement
 for name, step in pairs(scenario.movement_steps) do movement.steps[name] = step end
 -- 16.1 Random Event Cards (advanced rule; rules/events.lua over the library's cnw.cards).
+-- events.install wraps the hooks set above (march_attrition_drm, unit_may_move, combat_*,
+-- start_of_turn, ...): keep it after every other hook assignment.
 local events = require("events")
 params.event_cards = events.params
 events.install(hooks, reinforcements.start.steps)

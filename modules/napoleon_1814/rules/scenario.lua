@@ -276,7 +276,7 @@ S.movement_steps["scenario.overstack_excess"] = {
 function S.start_of_turn(ctx, game)
 
     local turn = game.turn()
-    -- 14.10 first (digest A-54: before the Random Event Card)
+    -- 14.10 first (digest A-54), after the Random Event Cards when they are in play (RULINGS EC-4)
     if game.var("anglona_done_turn") ~= turn then
         game.set_var("anglona_done_turn", turn)
         -- 16.1 REC 36: this Turn 14.10 does not apply, or applies as if Anglona's forces were in
