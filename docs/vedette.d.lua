@@ -277,6 +277,13 @@ function game.move_card(card, from, to) end
 ---@param id string
 function game.shuffle(id) end
 
+---Sets who owns a pile and who sees its cards in players' views: "all", "owner" (only the
+---owner, e.g. a hand) or "nobody" (a deck); the others see only the number of cards.
+---@param id string
+---@param owner string|nil a side id, or nil for none
+---@param visibility "all"|"owner"|"nobody"
+function game.set_pile(id, owner, visibility) end
+
 ---@return integer
 function game.turn() end
 

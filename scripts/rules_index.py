@@ -34,7 +34,7 @@ WHERE = {
     "13": "cnw_series/reinforcements.lua",
     "14": "napoleon_1814/rules/main.lua (scenario hooks), rules/scenario.lua (14.9, 14.10) + the phase modules",
     "15": "15.1: napoleon_1814/rules/hidden.lua + cnw_series/core.lua (a stack's units include its hidden boxes), movement.lua (hidden moves, 8.2/8.5 reveals), combat.lua (hook combat_reveal); 15.2: napoleon_1814/rules/scenario.lua (hooks stack_capacity, train_actions, end_of_movement)",
-    "16": "not implemented yet",
+    "16": "16.1: cnw_series/cards.lua (decks, draw, choice, effect primitives) + napoleon_1814/rules/events.lua (1814 binding, hooks)",
     "16.2": "cnw_series/command.lua (called by supply.lua 7.3, movement.lua 8.1/8.2/8.6 and the move roll, "
             "combat.lua 11.3-11.7) + params.command_structure in napoleon_1814/rules/main.lua",
     "16.3": "napoleon_1814/rules/main.lua (setup marks the army neutral_until murat_joined; hooks hex_closed, "

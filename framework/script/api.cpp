@@ -506,6 +506,30 @@ int g_move_card(lua_State* L) {
     return 0;
 }
 
+// game.set_pile(id, owner, visibility): who owns a pile (a side, or nil for none) and who may
+// see its cards in views ("all", "owner" or "nobody"); the others see only a count.
+int g_set_pile(lua_State* L) {
+    const char* fn = "game.set_pile";
+    auto& st = writer(L, fn);
+    const std::string id = str_arg(L, 1, fn, "pile");
+    std::string owner;
+    if (has_arg(L, 2)) {
+        owner = str_arg(L, 2, fn, "owner");
+        if (!owner.empty()) parse_side(def_of(L), owner, fn);
+    }
+    const std::string vis = str_arg(L, 3, fn, "visibility");
+    core::Pile::Visibility v;
+    if (vis == "all") v = core::Pile::Visibility::All;
+    else if (vis == "owner") v = core::Pile::Visibility::Owner;
+    else if (vis == "nobody") v = core::Pile::Visibility::Nobody;
+    else bad(fn, "visibility '" + vis + "' is not all, owner or nobody");
+    if (v == core::Pile::Visibility::Owner && owner.empty()) bad(fn, "visibility 'owner' needs an owner");
+    auto& pile = st.pile(id);
+    pile.owner = owner;
+    pile.visibility = v;
+    return 0;
+}
+
 int g_shuffle(lua_State* L) {
     const char* fn = "game.shuffle";
     auto& st = writer(L, fn);
@@ -1054,6 +1078,7 @@ const luaL_Reg kGame[] = {FN("piece", g_piece),
                           FN("draw", g_draw),
                           FN("move_card", g_move_card),
                           FN("shuffle", g_shuffle),
+                          FN("set_pile", g_set_pile),
                           FN("turn", g_turn),
                           FN("set_turn", g_set_turn),
                           FN("phase", g_phase),

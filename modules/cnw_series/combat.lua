@@ -21,7 +21,11 @@
 --   combat_reveal(ctx, game, hex, side)                         15.1: a stack that attacks, defends
 --                                                               or is called to support puts its
 --                                                               hidden force on the map
---   combat_commands_adjust(ctx, game)                           16.1 event cards (later)
+--   combat_commands_adjust(ctx, game)                           1814 16.1 event cards (CCs, 9.3)
+--   ignore_river(ctx, game, side) -> bool                       1814 16.1 REC 10: this attack
+--                                       ignores the river modifiers (the hook counts its uses)
+--   withdraw_before_combat(ctx, game, side) -> bool, withdraw_before_combat_used(ctx, game, side)
+--                                       1814 16.1 REC 10: 11.1 for a stack not all cavalry
 --   commander_eliminated(ctx, game, id)                         1814 r.14.4 Napoleon
 --   stack_capacity(ctx, game, hex, side) -> half-OF             15.2 overstacking
 --   hex_closed(ctx, game, hex, ids) -> bool                     withdrawals and escapes (core.closed)
@@ -242,7 +246,7 @@ function M.combat_commands.begin(ctx, game)
     game.set_var("first_player", first)
     game.log(string.format("Combat Commands: French %d, Coalition %d; the %s player attacks first (9.1-9.3)",
         cc.french, cc.coalition, first))
-    hook(ctx, "combat_commands_adjust", game)                                     -- 16.1 (later)
+    hook(ctx, "combat_commands_adjust", game)                                     -- 16.1
     ctx.next_phase(game)
 end
 
@@ -513,7 +517,6 @@ STAGES.test = function(ctx, game, c)
         c.advance_mode = "all"
         return fate_then(ctx, game, c, core.commanders_at(game, c.to, c.defender), "advance")
     else
-        hook(ctx, "combat_reveal", game, c)                                       -- 15.1 (later)
         c.defenders = core.units_at(game, c.to, c.defender)
         c.stage = "evade"
     end
@@ -661,6 +664,14 @@ STAGES.evade = function(ctx, game, c)
     if only_cav and not has_type(game, c.ordered, "cavalry") and #withdrawal_hexes(ctx, game, c) > 0 then
         decide(game, { role = c.defender, step = "combat.evade", rule = "11.1",
             prompt = "Your cavalry is attacked by a stack without cavalry: withdraw before combat (11.1) or stand" })
+        return "wait"
+    end
+    -- a game's rule may let any stack withdraw before combat (1814 16.1 REC 10)
+    if #c.defenders > 0 and #withdrawal_hexes(ctx, game, c) > 0 and hook(ctx, "withdraw_before_combat", game, c.defender) then
+        c.evade_by_card = true
+        save(game, c)
+        decide(game, { role = c.defender, step = "combat.evade", rule = "16.1",
+            prompt = "You may withdraw this stack before combat as in 11.1 (Random Event Card) or stand" })
         return "wait"
     end
     c.stage = "defender_cc"
@@ -842,6 +853,13 @@ end
 STAGES.resolve = function(ctx, game, c)
     local N = numbers(ctx, game)
     local att, def = value_inputs(ctx, game, c, N)
+    local river = att.main.river
+    for _, s in ipairs(att.supports) do river = river or s.river end
+    if river and hook(ctx, "ignore_river", game, c.attacker) then                 -- 1814 16.1 REC 10
+        att.main.river = false
+        for _, s in ipairs(att.supports) do s.river = false end
+        game.log("The attack ignores the river modifiers (Random Event Card)")
+    end
     att.bonus = hook(ctx, "combat_value_bonus", game, { combat = c, role = "attacker", inputs = att }) or 0
     def.bonus = hook(ctx, "combat_value_bonus", game, { combat = c, role = "defender", inputs = def }) or 0
     local da = game.roll(1, 6, "11.5 final attack value")
@@ -1221,6 +1239,7 @@ steps["combat.evade"] = {
         if action.kind == "stand" then
             c.stage = "defender_cc"
         else
+            if c.evade_by_card then hook(ctx, "withdraw_before_combat_used", game, c.defender) end
             c.advance_mode = "all"
             c.after_withdrawal = "advance"                                        -- no pursuit (A-13)
             start_withdrawal(ctx, game, c, action.args[1], false)

@@ -50,6 +50,14 @@ local function stat(game, id, name, default)
     return v
 end
 
+-- A special characteristic of Commander `cmd` (0 when he has none). A Commander whose CR is 0
+-- this Turn by an event (prop cr_zero_turn, 1814 REC 20: "a CR of zero and none of his special
+-- characteristics") has none this Turn.
+local function special_of(game, cmd, name)
+    if game.prop(cmd, "cr_zero_turn") == game.turn() then return 0 end
+    return stat(game, cmd, name, 0)
+end
+
 function M.designated(game, cmd) return game.stat(cmd, "seniority") ~= nil end
 function M.is_cavalry_corps(game, cmd) return stat(game, cmd, "cavalry_corps", 0) == 1 end
 local function rank(game, cmd) return stat(game, cmd, "seniority_rank", 99) end
@@ -163,7 +171,7 @@ function M.march_drm(ctx, game, units, cmds)
     end
     local special, who = 0, nil
     for _, c in ipairs(M.seniors(ctx, game, cmds, units)) do
-        local v = stat(game, c, "special_march_drm", 0)
+        local v = special_of(game, c, "special_march_drm")
         if v < special then special, who = v, c end
     end
     if who then
@@ -179,7 +187,7 @@ function M.move_fail(ctx, game, cmds, units)
     local seniors = M.seniors(ctx, game, cmds, units)
     local n, who = nil, nil
     for _, c in ipairs(seniors) do
-        local v = stat(game, c, "move_fail_max", 0)
+        local v = special_of(game, c, "move_fail_max")
         if n == nil or v < n then n, who = v, c end
     end
     if not n or n <= 0 then return 0, nil end
@@ -232,11 +240,11 @@ function M.cf_bonus(ctx, game, cmds, units, attacking)
     end
     local best, who = 0, nil
     for _, c in ipairs(M.seniors(ctx, game, cmds, units)) do
-        local b = math.min(stat(game, c, "cf_bonus_max", 0), good())
+        local b = math.min(special_of(game, c, "cf_bonus_max"), good())
         if attacking then
-            b = b + math.min(stat(game, c, "attack_cf_bonus_max", 0), good())
-            b = b + math.min(stat(game, c, "cossack_attack_cf_bonus_max", 0), good(function(u) return core.is_cossack(game, u) end))
-            b = b + math.min(stat(game, c, "cavalry_attack_cf_bonus_max", 0),
+            b = b + math.min(special_of(game, c, "attack_cf_bonus_max"), good())
+            b = b + math.min(special_of(game, c, "cossack_attack_cf_bonus_max"), good(function(u) return core.is_cossack(game, u) end))
+            b = b + math.min(special_of(game, c, "cavalry_attack_cf_bonus_max"),
                 good(function(u) return core.unit_type(game, u) == "cavalry" end))
         end
         if b > best then best, who = b, c end

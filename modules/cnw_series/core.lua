@@ -211,9 +211,15 @@ function core.types_in(game, ids, undisrupted_only)
     return n
 end
 
+-- A commander with the property cr_zero_turn equal to this Turn has CR 0 (1814 16.1 REC 20).
+function core.cr(game, id)
+    if game.prop(id, "cr_zero_turn") == game.turn() then return 0 end
+    return game.stat(id, "cr") or 0
+end
+
 function core.highest_cr(game, commanders)
     local best = 0
-    for _, id in ipairs(commanders) do best = math.max(best, game.stat(id, "cr") or 0) end
+    for _, id in ipairs(commanders) do best = math.max(best, core.cr(game, id)) end
     return best
 end
 

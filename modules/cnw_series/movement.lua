@@ -28,6 +28,15 @@
 -- of the boxes goes with at least one unit on the map, the markers travel with the stack
 -- (mc.markers); otherwise the boxed movers stay in their box until the move ends, then join the
 -- box of a friendly stack at the destination (8.2's transfer) or appear on the map there.
+--   forced_march_allowed(ctx, game, unit_ids) -> bool (1814 16.1 REC 13: no forced march)
+--   all_difficult_unless_road(ctx, game) -> bool      (1814 16.1 REC 17: every hex difficult)
+--   free_rally(ctx, game, side, hex) -> token|nil, free_rally_used(ctx, game, side, token)
+--                                                    (1814 16.1: rallies without a Supply Train)
+--   start_of_movement(ctx, game) -> true if it decided (1814 16.1: a delayed reveal)
+--   movement_first(ctx, game) -> side|nil             (1814 16.1 REC 24: who instigates 8.2)
+--   move_attempt(ctx, game, side, hex, unit_ids) -> bool  false: the stack does not move (REC 29)
+--   free_move(ctx, game, side, hex) -> token|nil, free_move_used(ctx, game, side, token),
+--   free_move_forgo(ctx, game, side)                  (1814 16.1: moves without a Supply Train)
 --   commander_eliminated(ctx, game, id)              (14.4 Napoleon killed or captured)
 --   hex_closed(ctx, game, hex, ids) -> bool           through core.closed (1814 16.3, 14.11)
 -- The advanced command structure (16.2: trains, 8.6 drm, move roll) is command.lua's.
@@ -161,7 +170,15 @@ local function normal_allowance(ctx, game)
     return m[core.season(game)] or 3
 end
 
-local function full_allowance(ctx) return ctx.params.forced_march or 5 end
+-- 8.4 forced march; a game's hook forced_march_allowed(ctx, game, ids) may forbid it this Turn
+-- (1814 16.1 REC 13): the stack then has its normal allowance only.
+local function full_allowance(ctx, game, mc)
+    if mc._free and mc._free.normal_only then return normal_allowance(ctx, game) end
+    if ctx.hooks.forced_march_allowed and not ctx.hooks.forced_march_allowed(ctx, game, mc.units) then
+        return normal_allowance(ctx, game)
+    end
+    return ctx.params.forced_march or 5
+end
 
 local function unit_may_move(ctx, game, id)
     if game.prop(id, "moved") or game.prop(id, "movement_anchored") then return false end
@@ -254,10 +271,13 @@ local function make_cost(ctx, game, mc)
         return v
     end
     local first = mc.spent == 0 and starts_next_to_cavalry(game, mc.at, side)
+    -- a game's hook may make every hex difficult this Turn unless entered by road (1814 REC 17)
+    local mud = ctx.hooks.all_difficult_unless_road and ctx.hooks.all_difficult_unless_road(ctx, game)
     local function cost(a, b)
         if not may_enter(b) then return nil end
         local c = core.entry_cost(game, a, b)
         if not c then return nil end
+        if mud and not core.road_between(a, b) then c = 2 end
         if a == mc.at and mc.spent == 0 then
             if first and stop_at(b) then return nil end          -- bp7
         elseif stop_at(a) then
@@ -268,11 +288,11 @@ local function make_cost(ctx, game, mc)
     return cost, stop_at
 end
 
-local function remaining(ctx, mc) return full_allowance(ctx) - mc.spent end
+local function remaining(ctx, game, mc) return full_allowance(ctx, game, mc) - mc.spent end
 
 -- Hexes the group can reach from where it is now, sorted (the destinations of "to").
 local function destinations(ctx, game, mc)
-    local budget = remaining(ctx, mc)
+    local budget = remaining(ctx, game, mc)
     if budget <= 0 then return {}, {} end
     local cost = make_cost(ctx, game, mc)
     local reach = game.reachable(mc.at, budget, cost)
@@ -285,7 +305,7 @@ local function destinations(ctx, game, mc)
 end
 
 local function any_step(ctx, game, mc)
-    local budget = remaining(ctx, mc)
+    local budget = remaining(ctx, game, mc)
     local cost = make_cost(ctx, game, mc)
     for _, n in ipairs(map.neighbours(mc.at)) do
         local c = cost(mc.at, n)
@@ -306,7 +326,7 @@ local function recon_targets(ctx, game, mc)
     local r = ctx.params.recon_in_force
     if not r or mc.ended then return {} end
     local moving = movers(mc)
-    if #moving < (r.min_units or 3) or remaining(ctx, mc) < (r.cost or 2) then return {} end
+    if #moving < (r.min_units or 3) or remaining(ctx, game, mc) < (r.cost or 2) then return {} end
     local cav = false
     for _, id in ipairs(moving) do
         if game.prop(id, "recon_done") then return {} end
@@ -533,7 +553,7 @@ local function stack_prompt(ctx, game, mc)
     local s = "Moving " .. names(mc.units)
     if #mc.cmds > 0 then s = s .. " with " .. names(mc.cmds) end
     s = s .. " from " .. mc.from .. ", now at " .. mc.at .. ": " .. mc.spent .. " of " ..
-        full_allowance(ctx) .. " hexes spent (over " .. normal_allowance(ctx, game) ..
+        full_allowance(ctx, game, mc) .. " hexes spent (over " .. normal_allowance(ctx, game) ..
         " is a forced march). Choose where to go, or end the move (8.4)"
     return s
 end
@@ -558,7 +578,7 @@ local function continue_move(ctx, game, mc)
             return
         end
     end
-    if mc.ended or remaining(ctx, mc) <= 0 or stuck(ctx, game, mc) then
+    if mc.ended or remaining(ctx, game, mc) <= 0 or stuck(ctx, game, mc) then
         return finish_move(ctx, game, mc)
     end
     game.decide { role = mc.side, step = "movement.stack", rule = "8.4", prompt = stack_prompt(ctx, game, mc),
@@ -590,11 +610,22 @@ local function fresh_commanders(game, hex, side)
     return out
 end
 
+-- A move without a Supply Train this Turn (1814 16.1: RECs 5, 6, 27, 32) through the game's hook
+-- free_move(ctx, game, side, hex) -> nil or { key =, label =, no_commander = bool,
+-- normal_only = bool (no forced march) }; free_move_used(ctx, game, side, token) once made.
+local function free_move(ctx, game, side, hex)
+    return ctx.hooks.free_move and ctx.hooks.free_move(ctx, game, side, hex) or nil
+end
+
 -- May `side` start a move from `hex` (8.2-8.4)? Returns the move context or nil.
 local function movable_stack(ctx, game, side, hex)
-    if #M.trains_at(game, hex, side) == 0 then return nil end                       -- bp1
+    local free
+    if #M.trains_at(game, hex, side) == 0 then                                       -- bp1
+        free = free_move(ctx, game, side, hex)
+        if not free then return nil end
+    end
     local fresh = fresh_commanders(game, hex, side)                                 -- bp2
-    if #fresh == 0 then return nil end
+    if #fresh == 0 and not (free and free.no_commander) then return nil end
     local all = core.units_at(game, hex, side)
     if #all == 0 then return nil end                                                 -- 8.3
     for _, id in ipairs(all) do
@@ -602,9 +633,11 @@ local function movable_stack(ctx, game, side, hex)
     end
     if M.under_siege(ctx, game, hex, side) then return nil end                       -- siege
     local mc = new_move(ctx, game, side, hex)
+    if free then mc._train, mc._free = nil, free end
     if #movers(mc) == 0 then return nil end
     -- 16.2 (advanced): the Supply Train serves only a Commander able to command a moving unit
-    if not command.train_allowed(ctx, game, fresh, movers(mc)) then return nil end
+    -- (a card's move without a Supply Train has no train to serve)
+    if not free and not command.train_allowed(ctx, game, fresh, movers(mc)) then return nil end
     if not any_step(ctx, game, mc) and #recon_targets(ctx, game, mc) == 0 then return nil end
     return mc
 end
@@ -732,13 +765,17 @@ finish_move = function(ctx, game, mc)
         if game.piece(id).loc ~= mc.from then game.set_prop(id, "moved", true) end
     end
     if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+    if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, mc.side, mc._free) end
     local text = mc.side .. " stack from " .. mc.from .. " ends its move at " .. mc.at .. " (" .. mc.spent ..
-        " hexes" .. (forced and ", forced march" or "") .. "); its Supply Train is removed (8.2)"
+        " hexes" .. (forced and ", forced march" or "") .. ")" ..
+        (mc._free and ", without a Supply Train (" .. mc._free.label .. ")" or "; its Supply Train is removed (8.2)")
     if #mc.units + #mc.cmds > 0 then
         game.log(text)
     else    -- 15.1: a move of hidden units only: the opponent sees the Supply Train go
         game.log(text, mc.side)
-        game.log("The " .. mc.side .. " Supply Train at " .. mc.from .. " is removed (8.2)", core.enemy(mc.side))
+        if not mc._free then
+            game.log("The " .. mc.side .. " Supply Train at " .. mc.from .. " is removed (8.2)", core.enemy(mc.side))
+        end
     end
     march_attrition(ctx, game, mc)
 end
@@ -762,9 +799,19 @@ local function end_phase(ctx, game)
     ctx.next_phase(game)
 end
 
-local function update_done(game)
+-- Can `side` still make a move without a Supply Train (hook free_move)?
+local function free_moves_left(ctx, game, side)
+    if not ctx.hooks.free_move then return false end
+    for _, hex in ipairs(hexes_of(game, side)) do
+        if #M.trains_at(game, hex, side) == 0 and movable_stack(ctx, game, side, hex) then return true end
+    end
+    return false
+end
+
+local function update_done(ctx, game)
     for _, side in ipairs(core.SIDES) do
-        if not core.alt_is_done(game, ALT, side) and #M.all_trains(game, side) == 0 then
+        if not core.alt_is_done(game, ALT, side) and #M.all_trains(game, side) == 0
+            and not free_moves_left(ctx, game, side) then
             core.alt_finish(game, ALT, side)
         end
     end
@@ -772,7 +819,7 @@ end
 
 decide_next = function(ctx, game, advance)
     if game.result() then return end
-    update_done(game)
+    update_done(ctx, game)
     local a = game.var("alt_" .. ALT)
     local side = a.turn
     if advance or a["done_" .. side] then side = core.alt_next(game, ALT) end
@@ -806,16 +853,27 @@ end
 
 local function cr_sum(game, cmds)
     local t = 0
-    for _, c in ipairs(cmds) do t = t + (game.stat(c, "cr") or 0) end
+    for _, c in ipairs(cmds) do t = t + core.cr(game, c) end
     return t
+end
+
+-- A rally without a Supply Train this Turn (1814 16.1: RECs 14, 18) through the game's hook
+-- free_rally(ctx, game, side, hex) -> nil or { key =, label =, no_commander = bool, units = n
+-- (how many rally without a commander) }; free_rally_used(ctx, game, side, token) once made.
+local function free_rally(ctx, game, side, hex)
+    if #M.trains_at(game, hex, side) > 0 or not ctx.hooks.free_rally then return nil end
+    return ctx.hooks.free_rally(ctx, game, side, hex)
 end
 
 local function rally_hexes(ctx, game, side)
     local out = {}
     for _, hex in ipairs(hexes_of(game, side)) do
+        local free = free_rally(ctx, game, side, hex)
         local cmds = rally_commanders(game, hex, side)
-        if #M.trains_at(game, hex, side) > 0 and #cmds > 0 and #rally_candidates(ctx, game, hex, side) > 0
-            and command.train_allowed(ctx, game, cmds, core.units_at(game, hex, side)) then   -- 16.2
+        if (#M.trains_at(game, hex, side) > 0 or free)
+            and (#cmds > 0 or (free and free.no_commander))
+            and #rally_candidates(ctx, game, hex, side) > 0
+            and (free or command.train_allowed(ctx, game, cmds, core.units_at(game, hex, side))) then   -- 16.2
             out[#out + 1] = hex
         end
     end
@@ -837,6 +895,9 @@ local function decide_rally(ctx, game, rc)
 end
 
 function M.begin(ctx, game)
+    -- a game's rule acting once the trains are placed (1814 16.1: a reveal that waited for them);
+    -- true when it made a decision, whose step begins this phase again
+    if ctx.hooks.start_of_movement and ctx.hooks.start_of_movement(ctx, game) then return end
     for _, id in ipairs(game.pieces { category = "unit" }) do
         if game.prop(id, "movement_anchored") then game.set_prop(id, "movement_anchored", nil) end
     end
@@ -844,8 +905,14 @@ function M.begin(ctx, game)
         if game.prop(id, "movement_rallied") then game.set_prop(id, "movement_rallied", nil) end
     end
     local first = M.first_by_trains(ctx, game)
-    game.set_var("movement_first", first)
-    game.log("Rally and Movement: " .. first .. " has the most Supply Trains on the Set Up Card and goes first (8.2)")
+    local by_card = ctx.hooks.movement_first and ctx.hooks.movement_first(ctx, game)
+    game.set_var("movement_first", by_card or first)
+    if by_card then
+        first = by_card
+        game.log("Rally and Movement: " .. first .. " instigates the movement sequence (Random Event Card, 16.1)")
+    else
+        game.log("Rally and Movement: " .. first .. " has the most Supply Trains on the Set Up Card and goes first (8.2)")
+    end
     decide_rally(ctx, game, { order = { first, core.enemy(first) }, index = 1 })
 end
 
@@ -872,13 +939,21 @@ M.steps["movement.rally"] = {
             return decide_rally(ctx, game, rc)
         end
         local hex = action.args[1]
+        local free = free_rally(ctx, game, role, hex)
         local cmds = rally_commanders(game, hex, role)
         local cr = cr_sum(game, cmds)
+        if free and free.no_commander and #cmds == 0 then cr = free.units or 1 end
         for _, c in ipairs(cmds) do game.set_prop(c, "movement_rallied", true) end
-        local trains = M.trains_at(game, hex, role)
-        use_train(game, trains[#trains])
         local cand = rally_candidates(ctx, game, hex, role)
-        game.log(role .. " rallies at " .. hex .. " with " .. names(cmds) .. " (CR " .. cr .. "); the Supply Train is removed (8.1)")
+        if free then
+            ctx.hooks.free_rally_used(ctx, game, role, free)
+            game.log(role .. " rallies at " .. hex .. (#cmds > 0 and " with " .. names(cmds) or "") .. " (" .. cr ..
+                " unit(s)) without a Supply Train (" .. free.label .. ")")
+        else
+            local trains = M.trains_at(game, hex, role)
+            use_train(game, trains[#trains])
+            game.log(role .. " rallies at " .. hex .. " with " .. names(cmds) .. " (CR " .. cr .. "); the Supply Train is removed (8.1)")
+        end
         if #cand <= cr then
             for _, id in ipairs(cand) do
                 game.set_face(id, "ready")
@@ -925,8 +1000,13 @@ M.steps["movement.choose"] = {
                 for _, id in ipairs(mc.units) do pieces[#pieces + 1] = id end
                 for _, id in ipairs(mc.cmds) do pieces[#pieces + 1] = id end
                 out[#out + 1] = { kind = "move", args = { hex }, hexes = { hex }, pieces = pieces,
-                                  label = "Move the stack at " .. hex .. " (8.4)" }
+                                  label = "Move the stack at " .. hex .. (mc._free and " without a Supply Train ("
+                                      .. mc._free.label .. ")" or "") .. " (8.4)" }
             end
+        end
+        -- moves without a Supply Train may be given up once the trains are spent (1814 16.1)
+        if #M.all_trains(game, role) == 0 and free_moves_left(ctx, game, role) then
+            out[#out + 1] = { kind = "forgo", args = {}, label = "Give up the moves without a Supply Train" }
         end
         for _, id in ipairs(M.all_trains(game, role)) do
             local hex = game.piece(id).loc
@@ -947,6 +1027,10 @@ M.steps["movement.choose"] = {
             game.log(role .. " passes and discards a Supply Train at " .. hex .. " (8.2)")
             return decide_next(ctx, game, true)
         end
+        if action.kind == "forgo" then
+            ctx.hooks.free_move_forgo(ctx, game, role)
+            return decide_next(ctx, game, true)
+        end
         if action.kind ~= "move" then       -- a hook's action (train_actions): the player's turn
             ctx.hooks.train_apply(ctx, game, role, action)
             return decide_next(ctx, game, true)
@@ -961,12 +1045,21 @@ M.steps["movement.choose"] = {
                 local die = game.roll(1, 6, "16.2 move roll of the stack with " .. who .. " at " .. hex)
                 if die <= n then
                     if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+                    if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, role, mc._free) end
                     game.log(string.format("16.2: %s's stack at %s rolls %d: the move does not happen and the units remain in situ; the Supply Train is removed (8.2)",
                         who, hex, die))
                     return decide_next(ctx, game, true)
                 end
                 game.log(string.format("16.2: %s's stack at %s rolls %d: it may move", who, hex, die))
             end
+        end
+        -- a game's rule may make a stack roll before it moves (1814 16.1 REC 29): on a failure the
+        -- stack does not move and its Supply Train is spent
+        if ctx.hooks.move_attempt and not ctx.hooks.move_attempt(ctx, game, role, mc.from, movers(mc)) then
+            for _, id in ipairs(movers(mc)) do game.set_prop(id, "moved", true) end
+            if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+            if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, role, mc._free) end
+            return decide_next(ctx, game, true)
         end
         continue_move(ctx, game, mc)
     end,
@@ -993,7 +1086,7 @@ M.steps["movement.stack"] = {
             local fresh = fresh_commanders(game, mc.at, mc.side)
             for _, id in ipairs(mc.units) do
                 -- 16.2: the units that go on must keep a Commander able to command one of them
-                if command.train_allowed(ctx, game, fresh, without(mc.units, id)) then
+                if mc._free or command.train_allowed(ctx, game, fresh, without(mc.units, id)) then
                 out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
                                   label = "Leave " .. id .. " behind at " .. mc.at .. " (8.4)" }
                 end
@@ -1058,7 +1151,7 @@ M.steps["movement.stack"] = {
         -- "to": along the cheapest path, hex by hex
         local dest = action.args[1]
         local cost = make_cost(ctx, game, mc)
-        local path = game.path(mc.at, dest, cost, remaining(ctx, mc))
+        local path = game.path(mc.at, dest, cost, remaining(ctx, game, mc))
         if not path then game.refuse(dest .. " cannot be reached (8.4)") end
         local steps = {}
         for i = 2, #path do steps[#steps + 1] = cost(path[i - 1], path[i]) end

@@ -17,7 +17,8 @@
 -- cc_min/cc_max. Hooks: entry_ignores_adjacency(ctx, game, id) (14.13),
 -- reinforcement_entry(ctx, game, id, hex) -> false forbids (14.11), must_deploy(ctx, game, id)
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
--- game) (checks made once the last phase is over, 14.12), entry_hexes(ctx, game, id) (pieces with
+-- game) (checks made once the last phase is over, 14.12), cossack_success_score(ctx, game) -> the
+-- 13.1 score needed this Turn (default 6; 1814 16.1 REC 33), entry_hexes(ctx, game, id) (pieces with
 -- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9), hex_closed (core.closed),
 -- after_reinforcements(ctx, game) -> true if it made a decision (more decisions of the phase once
 -- every reinforcement is placed, 1814's 15.1 hidden forces; the hook's steps end the phase with
@@ -95,7 +96,9 @@ local function cossacks(ctx, game)
     end
     for _, hex in ipairs(cities) do
         local score = game.roll(1, 6, "13.1 Cossacks in the city at " .. hex)
-        if score == 6 then
+        -- a game's rule may lower the score needed this Turn (1814 16.1 REC 33)
+        local needed = ctx.hooks.cossack_success_score and ctx.hooks.cossack_success_score(ctx, game) or 6
+        if score >= needed then
             if ctx.hooks.cossack_success then
                 ctx.hooks.cossack_success(ctx, game, hex)
             else

@@ -24,7 +24,13 @@
 --
 -- Per-game numbers come from ctx.params (supply_range, uss_region, neutral_city_region,
 -- trace_to_uss, forage_from_turn, dummy_trains, supply_tie_first); game-specific exceptions from
--- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13).
+-- ctx.hooks (deemed_in_general_supply: 6.6; supplied_in_place: 1814's 14.13). 1814's event cards
+-- (16.1) act through: supply_trains_adjust(ctx, game, side) -> this Turn's extra (+) or fewer (-)
+-- Supply Trains to allocate; supply_rivers_frozen(ctx, game) -> rivers do not block routes or
+-- chains; supply_blocked_region(ctx, game, side) -> a region no route or chain of side enters;
+-- uss_lost(ctx, game, side) -> set of USS hexes that do not count; depot_city_friendly(ctx, game, side,
+-- hex) -> a city counts as friendly for 7.7; forage_ignored(ctx, game, side, hex) -> no 6.3 roll;
+-- extra_forage(ctx, game, side) -> hexes of side's stacks that get a 7.6 marker as well.
 local core = require("cnw.core")
 local command = require("cnw.command")   -- 16.2 (advanced)
 
@@ -43,7 +49,8 @@ local MAP = (function()
             fake[row[2]] = { turn = function() return t end }
         end
     end
-    for season in pairs(fake) do m.cost[season] = {} end
+    m.cost_frozen = {}   -- the same with unbridged rivers crossable (1814 16.1 REC 1: frozen rivers)
+    for season in pairs(fake) do m.cost[season] = {}; m.cost_frozen[season] = {} end
     for _, h in ipairs(map.hexes()) do
         m.nb[h] = map.neighbours(h)
         m.city[h] = core.is_city(h)
@@ -57,9 +64,11 @@ local MAP = (function()
             local key = h .. "|" .. n
             local unbridged = core.river_between(h, n) and not core.bridged(h, n)
             m.unbridged[key] = unbridged
-            if m.playable[h] and core.can_enter(h, n) and not unbridged then
+            if m.playable[h] and core.can_enter(h, n) then
                 for season, g in pairs(fake) do
-                    m.cost[season][key] = core.difficult(g, h, n) and 2 or 1
+                    local c = core.difficult(g, h, n) and 2 or 1
+                    if not unbridged then m.cost[season][key] = c end
+                    m.cost_frozen[season][key] = c
                 end
             end
         end
@@ -231,9 +240,11 @@ end
 
 local function situation(ctx, game, side)
     local enemy = core.enemy(side)
+    local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
                   enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
-                  cost = MAP.cost[core.season(game)] }
+                  cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
+                  blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
             local p = game.piece(id)
@@ -300,6 +311,7 @@ end
 function route_hex_check(ctx, game, sit, hex, is_end)
     if sit.enemy[hex] then return false end
     if core.closed(ctx, game, hex) then return false end        -- 1814 16.3: no supply line enters
+    if sit.blocked and map.in_region(hex, sit.blocked) then return false end
     if not sit.friendly[hex] then
         for _, n in ipairs(MAP.nb[hex]) do
             if sit.enemy_cav[n] and not MAP.unbridged[hex .. "|" .. n] then
@@ -322,12 +334,24 @@ local function range_of(ctx, game)
     return ctx.params.supply_range[core.season(game)]
 end
 
+-- The side's Ultimate Supply Sources this Turn (a game's hook uss_lost(ctx, game, side) -> set
+-- of hexes may take some away: 1814 16.1 REC 22).
+local function uss_hexes(ctx, game, side)
+    local lost = ctx.hooks.uss_lost and ctx.hooks.uss_lost(ctx, game, side) or {}
+    local out = {}
+    for _, h in ipairs(map.region(ctx.params.uss_region[side])) do
+        if not lost[h] then out[#out + 1] = h end
+    end
+    return out
+end
+supply.uss_hexes = uss_hexes
+
 -- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS.
 local function supply_goals(ctx, game, side)
     local goals = {}
     for _, id in ipairs(supply.depots(game, side)) do goals[game.piece(id).loc] = true end
     if ctx.params.trace_to_uss ~= false then
-        for _, h in ipairs(map.region(ctx.params.uss_region[side])) do goals[h] = true end
+        for _, h in ipairs(uss_hexes(ctx, game, side)) do goals[h] = true end
     end
     return goals
 end
@@ -463,7 +487,7 @@ local function chain(ctx, game, side, sit, extra)
     local range = range_of(ctx, game)
     local linked, reach = {}, {}
     local fresh = {}
-    for _, h in ipairs(map.region(ctx.params.uss_region[side])) do
+    for _, h in ipairs(uss_hexes(ctx, game, side)) do
         linked[h] = true
         fresh[h] = true
     end
@@ -504,6 +528,8 @@ local function depot_site(ctx, game, side, hex, sit)
     if depot_hexes(game, sit)[hex] then return false end
     if besieged(sit, hex) then return false end
     if friendly_territory(side, hex) then return true end
+    -- a city that counts as friendly for depots this Turn (1814 16.1 RECs 8, 25)
+    if ctx.hooks.depot_city_friendly and ctx.hooks.depot_city_friendly(ctx, game, side, hex) then return true end
     return friendly_held(ctx, sit, hex)
 end
 
@@ -565,7 +591,9 @@ function supply.general.begin(ctx, game)
             for _, u in ipairs(game.prop(m, "units") or {}) do
                 if game.piece(u) and core.hex_of(game, u) then hex = core.hex_of(game, u); break end
             end
-            if hex and side and not rolled[hex .. side] then
+            if hex and side and ctx.hooks.forage_ignored and ctx.hooks.forage_ignored(ctx, game, side, hex) then
+                game.log("The " .. side .. " stack at " .. hex .. " ignores its forage marker this Turn")
+            elseif hex and side and not rolled[hex .. side] then
                 rolled[hex .. side] = true
                 local units = core.units_at(game, hex, side)
                 local score = game.roll(1, 6, "6.3 forage: " .. side .. " stack at " .. hex .. " (" .. #units .. " combat units)")
@@ -672,8 +700,17 @@ local function end_allocation(ctx, game)
     decide_depots(ctx, game, var(game, "supply_first"))
 end
 
+-- Trains of this Turn that may only go to certain stacks (a game's hook supply_trains_reserved(ctx,
+-- game, side) -> n, stack_ok(game, hex); 1814 16.1 REC 12): how many are still owed to such stacks.
+local function reserved_owed(ctx, game, side)
+    if not ctx.hooks.supply_trains_reserved then return 0 end
+    local n, ok = ctx.hooks.supply_trains_reserved(ctx, game, side)
+    return math.max(0, (n or 0) - (game.var("supply_reserved_used_" .. side) or 0)), ok
+end
+
 local function start_allocation(ctx, game)
     local first = var(game, "supply_first")
+    for _, s in ipairs(core.SIDES) do game.set_var("supply_reserved_used_" .. s, nil) end
     core.alt_start(game, "supply", first)
     for _, s in ipairs(core.SIDES) do
         if game.var(alloc_var(s)) <= 0 then core.alt_finish(game, "supply", s) end
@@ -688,6 +725,8 @@ end
 -- one, which is one of them: digest A-3). A negative figure removes depots, opponent's choice.
 local function count_allocation(ctx, game, side)
     local base = game.track(side .. "_supply_trains")
+    -- this Turn's extra or fewer trains of a game's rules (1814 16.1 event cards)
+    if ctx.hooks.supply_trains_adjust then base = base + ctx.hooks.supply_trains_adjust(ctx, game, side) end
     local depots = #supply.depots(game, side)
     local converted = game.var("supply_converted_" .. side) and 1 or 0
     return base - depots - converted
@@ -808,15 +847,23 @@ steps["supply.allocate"] = {
         if role ~= d.role then return {} end
         local out = {}
         local targets, sit = allocation_targets(ctx, game, role)
+        local owed, stack_ok = reserved_owed(ctx, game, role)
+        local only_reserved = owed > 0 and game.var(alloc_var(role)) <= owed
         for _, hex in ipairs(sorted_keys(targets)) do
             local what = targets[hex]
-            local label = what == "stack" and "to the stack (rally or move, 7.3)"
-                or what == "depot" and "to the city, for a depot (7.7)"
-                or "to the stack or for a depot (7.3, 7.7)"
-            -- 7.4/7.5: the opponent sees only that a counter was placed, never genuine or dummy.
-            out[#out + 1] = { kind = "allocate", args = { hex }, hexes = { hex },
-                              public = "supply-train " .. hex,
-                              label = "Allocate a Supply Train at " .. hex .. " " .. label }
+            if only_reserved then
+                -- the last trains must go to the stacks they are reserved for
+                what = (what ~= "depot" and stack_ok(game, hex)) and "stack" or nil
+            end
+            if what then
+                local label = what == "stack" and "to the stack (rally or move, 7.3)"
+                    or what == "depot" and "to the city, for a depot (7.7)"
+                    or "to the stack or for a depot (7.3, 7.7)"
+                -- 7.4/7.5: the opponent sees only that a counter was placed, never genuine or dummy.
+                out[#out + 1] = { kind = "allocate", args = { hex }, hexes = { hex },
+                                  public = "supply-train " .. hex,
+                                  label = "Allocate a Supply Train at " .. hex .. " " .. label }
+            end
         end
         if dummies_left(ctx, game, role) > 0 then
             for _, hex in ipairs(sorted_keys(sit.friendly)) do
@@ -840,6 +887,10 @@ steps["supply.allocate"] = {
             return decide_allocation(ctx, game)   -- a dummy is not the player's allocation (A-4)
         end
         if action.kind == "allocate" then
+            local owed, stack_ok = reserved_owed(ctx, game, role)
+            if owed > 0 and stack_ok(game, action.args[1]) then
+                game.set_var("supply_reserved_used_" .. role, (game.var("supply_reserved_used_" .. role) or 0) + 1)
+            end
             place_train(game, role, action.args[1], false)
             game.log(role .. " allocates a Supply Train at " .. action.args[1] .. " (7.4)")
         else
@@ -885,6 +936,17 @@ function supply.place_forage(ctx, game)
                     b = n >= 2
                 end
                 if a or b then marks[#marks + 1] = { hex = hex, side = side, why = a and "(a)" or "(b)" } end
+            end
+        end
+    end
+    if ctx.hooks.extra_forage then
+        for _, side in ipairs(core.SIDES) do
+            for _, hex in ipairs(ctx.hooks.extra_forage(ctx, game, side)) do
+                local dup = false
+                for _, m in ipairs(marks) do if m.hex == hex and m.side == side then dup = true end end
+                if not dup and #core.units_at(game, hex, side) > 0 then
+                    marks[#marks + 1] = { hex = hex, side = side, why = "(event card)" }
+                end
             end
         end
     end

@@ -64,7 +64,7 @@ one(17, "Thaw", "both", ("The thaw turns the roads to mud: this Turn every hex c
     "The thaw of early February 1814 and the muddy roads of Champagne (Houssaye, 1814, ch. 2-3).")
 two(18, "The National Guard is called out",
     ("Kleist and Kapzevich hurry on: one (1) Coalition reinforcement due next Turn arrives at the end of this Turn instead.", "hasten_reinforcement(1)", "reinforcements"),
-    ("The National Guard is mobilised: the French player may rally one (1) disrupted French combat unit in a French-friendly city without a Supply Train or Commander.", "free_rally(1, french, city, region:french_friendly)", "movement"),
+    ("The National Guard is mobilised: the French player may rally one (1) disrupted French combat unit in a French-friendly city without a Supply Train or Commander.", "free_rally(1, french, city, region:french_friendly, no_commander)", "movement"),
     "Decrees mobilising the National Guard, January 1814; the arrival of Kleist's II Corps and Kapzevich's X Corps in February (Petre, Napoleon at Bay).")
 # ---------------- spring ----------------
 two(19, "The Treaty of Chaumont",
@@ -86,7 +86,7 @@ two(23, "Soult stands at bay",
     ("Soult defends a strong position: this Turn one (1) defending French stack of Soult's command adds two (2) to its final defence value.", "defence_bonus(2, army:pyrenees, count:1)", "combat"),
     "Battles of Orthez (27 February 1814) and Toulouse (10 April 1814).")
 two(24, "The intercepted letter",
-    ("Napoleon's letter to Marie-Louise is taken by Cossacks: the French player reveals one (1) hidden-force box (15.1), and the Coalition player instigates this Turn's movement sequence (8.2).", "reveal(enemy, 1); first_mover()", "movement"),
+    ("Napoleon's letter to Marie-Louise is taken by Cossacks: the French player reveals one (1) hidden-force box (15.1), and the Coalition player instigates this Turn's movement sequence (8.2).", "reveal(enemy, 1, boxes); first_mover()", "movement"),
     ("The manoeuvre on the enemy's rear: this Turn French stacks accompanied throughout by Napoleon receive a further minus one (-1) march attrition modifier (8.6).", "march_drm(-1, commander:napoleon)", "movement"),
     "Napoleon's letter of 22 March 1814, captured by Cossacks, and the Allied decision to march on Paris (Petre, Napoleon at Bay, ch. 9).")
 two(25, "Royalist agitation",

@@ -256,6 +256,15 @@ TEST_CASE("game: piles", "[api]") {
     a.eval("game.shuffle('deck')");
     CHECK(a.st.pile("deck").cards.size() == 6);
     CHECK_FALSE(a.st.rng == rolls);
+    a.eval("game.set_pile('red_hand', 'red', 'owner')");
+    CHECK(a.st.pile("red_hand").owner == "red");
+    CHECK(a.st.pile("red_hand").visibility == core::Pile::Visibility::Owner);
+    a.eval("game.set_pile('discard', nil, 'all')");
+    CHECK(a.st.pile("discard").visibility == core::Pile::Visibility::All);
+    CHECK_THAT(a.error("game.set_pile('x', 'green', 'all')"), Catch::Contains("game.set_pile"));
+    CHECK_THAT(a.error("game.set_pile('x', 'red', 'some')"),
+               Catch::Contains("visibility 'some' is not all, owner or nobody"));
+    CHECK_THAT(a.error("game.set_pile('x', nil, 'owner')"), Catch::Contains("needs an owner"));
 }
 
 TEST_CASE("game: turn, phase, sides, options, dice, log, decisions, result", "[api]") {

@@ -134,6 +134,24 @@ function H.hooks.combat_reveal(ctx, game, hex, side)
     H.reveal(game, hex, side, nil, "15.1: the stack engages in combat")
 end
 
+-- 16.1 (REC 16, 24, 35 "reveal"): a card may reveal a hidden force. The counter chosen is its
+-- marker (named by hex and rank like any face-down counter); its whole box comes onto the map.
+function H.hooks.card_reveal_targets(ctx, game, side)
+    local out = {}
+    for _, m in ipairs(markers(game, side)) do
+        if on_map(game, m) and #core.box_contents(game, m) > 0 then out[#out + 1] = m end
+    end
+    return out
+end
+
+function H.hooks.card_reveal(ctx, game, id)
+    if not core.marker_box(game, id) then return false end
+    local p = game.piece(id)
+    H.reveal(game, p.loc, p.owner, function(_, x) return core.marker_of(game, x) == id end,
+        "16.1: a Random Event Card reveals hidden force " .. id)
+    return true
+end
+
 -- ---- the Reinforcement Phase ------------------------------------------------------------------
 
 local function decide_arrange(ctx, game, order)

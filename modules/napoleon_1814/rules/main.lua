@@ -94,10 +94,9 @@ function hooks.victory_at_end_of_turn(ctx, game)
 end
 
 -- 14.3 / 14.12: 12 Turns, 10 if Bernadotte or his Swedish corps crossed the Rhine.
--- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md).
-local NOT_YET = {
-    { "event_cards", "16.1 Random Event Cards" },
-}
+-- Optional and advanced rules not written yet refuse to start, rather than pretend (RULES.md):
+-- { option id, rule name } pairs. Every 1814 option is implemented now.
+local NOT_YET = {}
 function hooks.setup(ctx, game)
     for _, entry in ipairs(NOT_YET) do
         if game.option(entry[1]) then
@@ -308,6 +307,13 @@ for name, step in pairs(scenario.movement_steps) do movement.steps[name] = step 
 local hidden = require("hidden")
 for name, f in pairs(hidden.hooks) do hooks[name] = f end
 for name, step in pairs(hidden.steps) do reinforcements.phase.steps[name] = step end
+
+-- 16.1 Random Event Cards (advanced rule; rules/events.lua over the library's cnw.cards).
+-- events.install wraps the hooks set above (march_attrition_drm, unit_may_move, combat_*,
+-- start_of_turn, ...): keep it after every other hook assignment.
+local events = require("events")
+params.event_cards = events.params
+events.install(hooks, reinforcements.start.steps)
 
 local phases = {}
 phases.movement = movement                         -- 8

@@ -12,6 +12,7 @@
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 local command = require("cnw.command")   -- 16.2 (advanced)
+local cards = require("cnw.cards")
 
 local S = { steps = {} }
 
@@ -283,10 +284,14 @@ S.movement_steps["scenario.overstack_excess"] = {
 function S.start_of_turn(ctx, game)
 
     local turn = game.turn()
-    -- 14.10 first (digest A-54: before the Random Event Card)
+    -- 14.10 first (digest A-54), after the Random Event Cards when they are in play (RULINGS EC-4)
     if game.var("anglona_done_turn") ~= turn then
         game.set_var("anglona_done_turn", turn)
-        if anglona_in_france(game) then
+        -- 16.1 REC 36: this Turn 14.10 does not apply, or applies as if Anglona's forces were in
+        -- France (the cards are played before 14.10 for this: RULINGS EC-4)
+        if cards.rule_suspended(game, "14.10") then
+            game.log("14.10 does not apply this Turn (Random Event Card)")
+        elseif anglona_in_france(game) or cards.rule_forced(game, "14.10") then
             local score = game.roll(1, 6, "14.10 Anglona's forces are in France")
             local n = score // 2
             game.log("Anglona's forces in France: " .. n .. " disrupted French units are restored (14.10)")

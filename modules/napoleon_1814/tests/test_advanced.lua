@@ -569,3 +569,18 @@ test("14.11 / 16.3 after REC 9 the Neapolitans may not stack with other Coalitio
     assert(not vt.has_action(b, "coalition", "to 4227"))
     assert(vt.has_action(b, "coalition", "to 4328"))
 end)
+
+test("16.2 with 16.1 REC 20: Blucher ill has a CR of 0 and none of his special characteristics this Turn", function()
+    local g = combat_game(CS, { 6, 1, 1, 3 }, { 1, 3 }, function(game)
+        for _, p in ipairs { "blucher", "co_horn", "co_pr_william", "co_pirch1" } do place(game, p, p, "4921") end
+        place(game, "fr_duhesme", "fr_duhesme", "4920")
+        game.set_prop("blucher", "cr_zero_turn", 7)       -- what REC 20 sets (cnw.cards)
+    end)
+    vt.apply(g, "coalition", "attack 4921 4920")
+    if vt.has_action(g, "coalition", "confirm") then vt.apply(g, "coalition", "confirm") end
+    vt.apply(g, "coalition", "cc 1")                    -- order: die 6 + CR 0 + 1 CC = 7
+    if step(g) == "combat.support" and vt.decision(g).role == "coalition" then vt.apply(g, "coalition", "done") end
+    assert(not logged(g, "attack CF +"), "no +1 CF per unit:\n" .. events_text(g))
+    expect(g, "die 6 + CR 0 + 1 CC")
+    expect(g, "attack value 3 (divisor 1)")            -- CF 3, not 5 as when he is well
+end)
