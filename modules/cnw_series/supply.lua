@@ -233,12 +233,14 @@ local function situation(ctx, game, side)
     local enemy = core.enemy(side)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
                   enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
-                  cost = MAP.cost[core.season(game)] }
+                  occupied = {}, cost = MAP.cost[core.season(game)] }
+    local neutral = core.neutral_pieces(game)
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
             local p = game.piece(id)
             local hex = p.loc
-            if hex and hex:sub(1, 4) ~= "box:" and not core.is_neutral(game, id) then   -- 16.3: nobody's
+            if hex and hex:sub(1, 4) ~= "box:" then sit.occupied[hex] = true end
+            if hex and hex:sub(1, 4) ~= "box:" and not neutral[id] then   -- 16.3: nobody's
                 if p.owner == side then
                     if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
                     sit.friendly[hex] = true
@@ -299,7 +301,7 @@ end
 
 function route_hex_check(ctx, game, sit, hex, is_end)
     if sit.enemy[hex] then return false end
-    if core.closed(ctx, game, hex) then return false end        -- 1814 16.3: no supply line enters
+    if sit.occupied[hex] and core.closed(ctx, game, hex) then return false end   -- 1814 16.3
     if not sit.friendly[hex] then
         for _, n in ipairs(MAP.nb[hex]) do
             if sit.enemy_cav[n] and not MAP.unbridged[hex .. "|" .. n] then

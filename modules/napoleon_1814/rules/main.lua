@@ -68,7 +68,8 @@ local MILAN = "4227"
 local function neapolitan(game, id)
     return id == "murat" or game.stat(id, "nation") == "naples"
 end
--- 16.3: neutral (a piece marked by setup, until REC 9 sets the variable murat_joined).
+-- 16.3: neutral (a piece listed by setup in the variable neutral_pieces, until REC 9 sets the
+-- variable murat_joined: core.is_neutral).
 local function neutral(ctx, game, id) return ctx.core.is_neutral(game, id) end
 
 -- 14.4: a Coalition combat unit in Paris and in Bordeaux or Marseilles at the end of a Turn.
@@ -108,9 +109,11 @@ function hooks.setup(ctx, game)
     -- 16.3: Murat's army is neutral until REC 9 is played (the event cards set murat_joined);
     -- without the event cards it stays neutral (RULINGS CS-12).
     if game.option("murat_neutral") then
+        local reg = {}
         for _, id in ipairs(game.pieces { owner = "coalition" }) do
-            if neapolitan(game, id) then game.set_prop(id, "neutral_until", "murat_joined") end
+            if neapolitan(game, id) then reg[id] = "murat_joined" end
         end
+        game.set_var("neutral_pieces", reg)
     end
 end
 
@@ -119,10 +122,15 @@ end
 -- (none: a supply line).
 function hooks.hex_closed(ctx, game, hex, ids)
     local core = ctx.core
+    local pieces = game.pieces_at(hex)
+    if #pieces == 0 then return false end
     local here_neutral, here_naples, here_others = false, false, false
-    for _, id in ipairs(core.force_at(game, hex, "coalition")) do
-        if neutral(ctx, game, id) then here_neutral = true end
-        if neapolitan(game, id) then here_naples = true else here_others = true end
+    local neutral_now = core.neutral_pieces(game)
+    for _, id in ipairs(pieces) do
+        if core.owner(game, id) == "coalition" and (core.is_unit(game, id) or core.is_commander(game, id)) then
+            if neutral_now[id] then here_neutral = true end
+            if neapolitan(game, id) then here_naples = true else here_others = true end
+        end
     end
     if here_neutral then
         if #ids == 0 then return true end
@@ -137,6 +145,13 @@ function hooks.hex_closed(ctx, game, hex, ids)
         end
     end
     return false
+end
+
+-- Commanders alike for hex_closed (a memo key for Commanders' Movement): the Neapolitans, the
+-- other Coalition Commanders, the French.
+function hooks.closure_class(ctx, game, id)
+    if neapolitan(game, id) then return "naples" end
+    return ctx.core.owner(game, id)
 end
 
 function hooks.game_length(ctx, game)

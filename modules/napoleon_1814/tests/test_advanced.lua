@@ -427,36 +427,42 @@ end)
 
 -- ---- 16.3 Murat ------------------------------------------------------------------------------------
 -- Milan 4227 (Coalition-friendly, Kingdom of Italy) is next to Como 4226, 4228 (river), the city
--- 4328 and 4327. The Neapolitan pieces carry the prop neutral_until = "murat_joined", as the
--- setup marks them under the option murat_neutral; REC 9 (16.1) sets the variable.
+-- 4328 and 4327. The variable neutral_pieces lists the Neapolitan pieces, neutral until
+-- "murat_joined", as the setup does under the option murat_neutral; REC 9 (16.1) sets it.
 
 local MS = { "murat_neutral" }
 local NAPLES = { "murat", "co_nap_guard", "co_nap_carascosa", "co_nap_ambrosio", "co_nap_cav" }
 
+local function mark_neutral(game)
+    local reg = {}
+    for _, t in ipairs(NAPLES) do reg[t] = "murat_joined" end
+    game.set_var("neutral_pieces", reg)
+end
+
 local function neapolitans(game, hex)
-    for _, t in ipairs(NAPLES) do
-        game.create(t, { id = t, at = hex })
-        game.set_prop(t, "neutral_until", "murat_joined")
-    end
+    for _, t in ipairs(NAPLES) do game.create(t, { id = t, at = hex }) end
+    mark_neutral(game)
 end
 
 local function join(g) vt.edit(g, function(game) game.set_var("murat_joined", true) end) end
 
 test("16.3 with the advanced rule the setup makes Murat's army neutral until murat_joined (REC 9)", function()
+    local function listed(g, id)
+        return vt.with(g, function(game) return (game.var("neutral_pieces") or {})[id] end)
+    end
     local g = vt.new_game { scenario = "campaign", options = MS }
-    assert(vt.with(g, function(game) return game.prop("co_nap_guard", "neutral_until") end) == "murat_joined")
-    assert(vt.with(g, function(game) return game.prop("murat", "neutral_until") end) == "murat_joined")
-    assert(vt.with(g, function(game) return game.prop("co_horn", "neutral_until") end) == nil)
-    local basic = vt.new_game { scenario = "campaign" }
-    assert(vt.with(basic, function(game) return game.prop("murat", "neutral_until") end) == nil)
+    assert(listed(g, "co_nap_guard") == "murat_joined" and listed(g, "murat") == "murat_joined")
+    assert(listed(g, "co_nap_cav") == "murat_joined")
+    assert(listed(g, "co_horn") == nil)
+    assert(listed(vt.new_game { scenario = "campaign" }, "murat") == nil)
 end)
 
 test("16.3 the Neapolitan army is deployed at 4227 on Turn 7 (14.11) and stays there while neutral", function()
     local g = new(MS)
     start(g, 7, "reinforcements", function(game)
+        mark_neutral(game)
         for _, t in ipairs(NAPLES) do
             game.create(t, { id = t })
-            game.set_prop(t, "neutral_until", "murat_joined")
             game.set_prop(t, "arrive_turn", 7)
             game.set_prop(t, "arrive_at", "4227")
         end
