@@ -41,11 +41,11 @@ local params = {
     dummy_trains = 2,
     -- 7.4, 8.2, 13.2: equal Set Up Card Supply Trains: the French begin (digest A-2).
     supply_tie_first = "french",
-    -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
     -- 16.2 (advanced, option command_structure): the command structure of cnw/command.lua. 1814
     -- allows a Supply Train only with a Commander able to command a unit of the stack; among
     -- Commanders of equal seniority the owner chooses (no 1813 "most units" tie-break).
     command_structure = { option = "command_structure", train_needs_command = true, tie_most_units = false },
+    -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
     cossacks_from_turn = 4,
     reinforcements_river_exception = true,
     reinforcements_may_wait = { coalition = true },
@@ -63,8 +63,7 @@ local params = {
 
 local hooks = {}
 
--- 14.11, 16.3: Murat and his Neapolitan army.
-local MILAN = "4227"
+-- 14.11, 16.3: Murat and his Neapolitan army (deployed at 4227, Milan, on Turn 7).
 local function neapolitan(game, id)
     return id == "murat" or game.stat(id, "nation") == "naples"
 end
@@ -279,11 +278,12 @@ function hooks.must_deploy(ctx, game, id) return neapolitan(game, id) end
 -- Coalition pieces; 16.3, nothing else is ever in the neutral army's hex.
 function hooks.invariants(ctx, game)
     local broken = {}
+    local neutral_now = ctx.core.neutral_pieces(game)
     for _, hex in ipairs(game.occupied()) do
-        local naples, others, is_neutral, french = false, false, false, false
+        local naples, others, is_neutral = false, false, false
         for _, id in ipairs(ctx.core.force_at(game, hex, "coalition")) do
             if neapolitan(game, id) then naples = true else others = true end
-            if neutral(ctx, game, id) then is_neutral = true end
+            if neutral_now[id] then is_neutral = true end
         end
         if naples and others then broken[#broken + 1] = "14.11: Neapolitans stacked with other Coalition pieces in " .. hex end
         if is_neutral and #ctx.core.force_at(game, hex, "french") > 0 then
