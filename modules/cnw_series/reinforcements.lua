@@ -19,7 +19,8 @@
 -- (14.11), cossack_success(ctx, game, hex) (replaces the CC effect of 13.1), end_of_turn(ctx,
 -- game) (checks made once the last phase is over, 14.12), entry_hexes(ctx, game, id) (pieces with
 -- prop arrive_anywhere instead of arrive_at, waiting in a box: 14.9), hex_closed (core.closed).
--- Neutral pieces (core.is_neutral) do not count as enemies for 13.3.
+-- Neutral pieces (core.is_neutral) do not count as enemies for 13.3. reinforcement_placed(ctx,
+-- game, id, hex) is told of each placement, before the arrival props are cleared (14.9).
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 
@@ -255,6 +256,7 @@ R.phase.steps["reinforcements.place"] = {
             local id = action.args[1]
             local hex = action.args[2] or game.prop(id, "arrive_at")
             game.move(id, hex)
+            if ctx.hooks.reinforcement_placed then ctx.hooks.reinforcement_placed(ctx, game, id, hex) end
             game.set_prop(id, "arrive_turn", nil)
             game.set_prop(id, "arrive_anywhere", nil)
             game.log(id .. " arrives at " .. hex .. (action.args[2] and "" or " (13.2)"))

@@ -312,6 +312,7 @@ end
 local scenario = require("scenario")
 function hooks.start_of_turn(ctx, game) return scenario.start_of_turn(ctx, game) end
 hooks.entry_hexes = scenario.entry_hexes
+hooks.reinforcement_placed = scenario.reinforcement_placed
 for name, step in pairs(scenario.steps) do reinforcements.start.steps[name] = step end
 -- 15.2 overstacking (optional rule; rules/scenario.lua).
 hooks.stack_capacity = scenario.stack_capacity

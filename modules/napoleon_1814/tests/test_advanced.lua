@@ -575,3 +575,19 @@ test("14.11 / 16.3 after REC 9 the Neapolitans may not stack with other Coalitio
     assert(not vt.has_action(b, "coalition", "to 4227"))
     assert(vt.has_action(b, "coalition", "to 4328"))
 end)
+
+test("16.2 / 14.9 a veteran unit from Spain is transferred to the French Commander it joins", function()
+    -- Foy (Soult's army, d'Erlon's wing) transferred to Marmont (VI Corps): Marmont commands it;
+    -- without the transfer he would not (CR 0 for Foy alone)
+    local function cr(transferred)
+        local g = combat_game(CS, { 6, 1, 1, 3 }, { 3, 1 }, function(game)
+            place(game, "marmont", nil, "4920"); place(game, "fr_foy", nil, "4920")
+            if transferred then game.set_prop("fr_foy", "transferred_to", "marmont") end
+            place(game, "co_gorchakov", nil, "4921")
+        end)
+        attack(g, "french", "4920", "4921")
+        return g
+    end
+    expect(cr(true), "attack CR 1 (marmont commands 1 unit(s))")
+    expect(cr(false), "attack CR 0 (marmont commands 0 unit(s))")
+end)
