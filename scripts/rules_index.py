@@ -37,7 +37,7 @@ WHERE = {
     "16": "16.1: cnw_series/cards.lua (decks, draw, choice, effect primitives) + napoleon_1814/rules/events.lua (1814 binding, hooks)",
     "16.2": "cnw_series/command.lua (called by supply.lua 7.3, movement.lua 8.1/8.2/8.6 and the move roll, "
             "combat.lua 11.3-11.7) + params.command_structure in napoleon_1814/rules/main.lua",
-    "16.3": "napoleon_1814/rules/main.lua (setup marks the army neutral_until murat_joined; hooks hex_closed, "
+    "16.3": "napoleon_1814/rules/main.lua (setup lists the army in var neutral_pieces; hooks hex_closed, closure_class, "
             "unit_may_move, combat_may_*, invariants) + cnw_series/core.lua (is_neutral, closed)",
     "16.4": "napoleon_1814/rules/main.lua (hook victory_at_end_of_turn)",
 }

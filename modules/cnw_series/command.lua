@@ -21,7 +21,9 @@
 --   cossack_attack_cf_bonus_max +1 CF per Cossack unit in good order, when attacking
 --   cavalry_attack_cf_bonus_max +1 CF per cavalry unit in good order, when attacking
 --   move_fail_max               a stack with him wishing to move rolls 1xd6: this or less = no move
--- Units: army, corps, wing, type, cossack, guard (Guard units obey any designated Commander).
+-- Units: army, corps, wing, type, cossack, guard (Guard units obey any designated Commander). A
+-- unit transferred to a Commander (prop `transferred_to` = his id; 1814 r.14.9) belongs to his
+-- formation: his army, corps and wing instead of its own.
 -- The special characteristics apply only when their Commander is the senior Commander of the
 -- stack (seniority_rank; params.command_structure.tie_most_units: among equals, the one who
 -- commands the most units, 1813). Among Commanders still equal the owner chooses; the choice is
@@ -62,6 +64,13 @@ function M.designated(game, cmd) return game.stat(cmd, "seniority") ~= nil end
 function M.is_cavalry_corps(game, cmd) return stat(game, cmd, "cavalry_corps", 0) == 1 end
 local function rank(game, cmd) return stat(game, cmd, "seniority_rank", 99) end
 
+-- The unit's army / corps / wing, or those of the Commander it was transferred to.
+local function formation(game, u, name)
+    local to = game.prop(u, "transferred_to")
+    if to ~= nil then return game.stat(to, name) end
+    return game.stat(u, name)
+end
+
 -- 16.2: may Commander `cmd` command the combat unit `u`?
 function M.can_command(game, cmd, u)
     local s = game.stat(cmd, "seniority")
@@ -71,15 +80,15 @@ function M.can_command(game, cmd, u)
     if s == "K" then return core.is_cossack(game, u) end
     if s == "W" then
         local wing = game.stat(cmd, "wing")
-        return wing ~= nil and game.stat(u, "wing") == wing
+        return wing ~= nil and formation(game, u, "wing") == wing
     end
     local army = game.stat(cmd, "army")
-    if army == nil or game.stat(u, "army") ~= army then return false end
+    if army == nil or formation(game, u, "army") ~= army then return false end
     if s == "A" then return true end
     if s == "I" then return core.unit_type(game, u) == "infantry" end
     if s == "C" then return core.unit_type(game, u) == "cavalry" end
     local corps = game.stat(cmd, "corps")                             -- a Corps Commander
-    return corps ~= nil and game.stat(u, "corps") == corps
+    return corps ~= nil and formation(game, u, "corps") == corps
 end
 
 function M.commanded(game, cmd, units)

@@ -61,10 +61,24 @@ function M.destinations(ctx, game, id, memo)
         end
         return v
     end
+    -- core.closed depends on who moves: memoized for the listing per class of Commander (hook
+    -- closure_class; by default each Commander alone), and asked only for hexes holding pieces
+    -- (only what stands in a hex closes it)
+    local ids = { id }
+    local class = ctx.hooks.closure_class and ctx.hooks.closure_class(ctx, game, id) or id
+    memo.closed = memo.closed or {}
+    memo.closed[class] = memo.closed[class] or {}
+    local closed = memo.closed[class]
+    local occupied = memo.occupied or {}
+    memo.occupied = occupied
     local reach = game.reachable(from, hexes_allowed(ctx), function(a, b)
         local v = ok(b)
         if v == 0 or map.has_hexside(a, b, "lake") then return nil end
-        if core.closed(ctx, game, b, { id }) then return nil end     -- not memoized: depends on id
+        if closed[b] == nil then
+            if occupied[b] == nil then occupied[b] = #game.pieces_at(b) > 0 end
+            closed[b] = occupied[b] and core.closed(ctx, game, b, ids)
+        end
+        if closed[b] then return nil end
         if v > 2 and not map.has_hexside(a, b, "pass") then return nil end
         return 1
     end)
@@ -127,11 +141,11 @@ M.steps = {
     ["commanders.move"] = {
         actions = function(ctx, game, role, d)
             local out = {}
-            local memo, by_hex = {}, {}
+            local memo = {}
             for _, id in ipairs(movable(ctx, game, role)) do
                 local from = game.piece(id).loc
-                by_hex[from] = by_hex[from] or M.destinations(ctx, game, id, memo)
-                for _, h in ipairs(by_hex[from]) do
+                -- per Commander: closed hexes (core.closed) may depend on who moves
+                for _, h in ipairs(M.destinations(ctx, game, id, memo)) do
                     out[#out + 1] = { kind = "move", args = { id, h }, hexes = { from, h }, pieces = { id },
                                       label = "Move " .. id .. " from " .. from .. " to " .. h .. " (12.1)" }
                 end

@@ -33,16 +33,31 @@ function core.is_cossack(game, id) return (game.stat(id, "cossack") or 0) == 1 e
 function core.is_garrison(game, id) return (game.stat(id, "garrison") or 0) == 1 end
 function core.owner(game, id) return game.piece(id).owner end
 
--- A piece that is neutral until a game variable becomes true: its prop `neutral_until` names the
--- variable (1814 r.16.3: Murat's army, "murat_joined"). A neutral piece is nobody's enemy (no
--- cavalry screen, no siege, no supply blocking); the game's hooks keep it out of play.
+-- Pieces neutral until a game variable becomes true: the variable "neutral_pieces" maps a piece
+-- id to the name of that variable (1814 r.16.3: Murat's army, "murat_joined"). A neutral piece is
+-- nobody's enemy (no cavalry screen, no siege, no supply blocking); the game's hooks keep it out
+-- of play. core.neutral_pieces: the set of the pieces neutral now (one look-up for many pieces).
+function core.neutral_pieces(game)
+    local out = {}
+    local reg = game.var("neutral_pieces")
+    if type(reg) ~= "table" then return out end
+    local over = {}
+    for id, v in pairs(reg) do
+        if over[v] == nil then over[v] = game.var(v) and true or false end
+        if not over[v] then out[id] = true end
+    end
+    return out
+end
+
 function core.is_neutral(game, id)
-    local v = game.prop(id, "neutral_until")
+    local reg = game.var("neutral_pieces")
+    local v = type(reg) == "table" and reg[id] or nil
     return v ~= nil and not game.var(v)
 end
 
 -- May the pieces `ids` (none: a supply line) not enter `hex`? The game's hex_closed hook (1814:
--- 16.3's neutral hex, 14.11's Neapolitans apart).
+-- 16.3's neutral hex, 14.11's Neapolitans apart). Only what stands in a hex can close it: an
+-- empty hex is never closed, and callers in a hurry may skip asking for one.
 function core.closed(ctx, game, hex, ids)
     local hook = ctx.hooks.hex_closed
     return hook ~= nil and hook(ctx, game, hex, ids or {}) == true

@@ -23,7 +23,8 @@
 -- after_reinforcements(ctx, game) -> true if it made a decision (more decisions of the phase once
 -- every reinforcement is placed, 1814's 15.1 hidden forces; the hook's steps end the phase with
 -- R.finish). A placed reinforcement gets the prop arrived_turn (the Turn it was placed).
--- Neutral pieces (core.is_neutral) do not count as enemies for 13.3.
+-- Neutral pieces (core.is_neutral) do not count as enemies for 13.3. reinforcement_placed(ctx,
+-- game, id, hex) is told of each placement, before the arrival props are cleared (14.9).
 local core = require("cnw.core")
 local supply = require("cnw.supply")
 
@@ -267,6 +268,7 @@ R.phase.steps["reinforcements.place"] = {
             local id = action.args[1]
             local hex = action.args[2] or game.prop(id, "arrive_at")
             game.move(id, hex)
+            if ctx.hooks.reinforcement_placed then ctx.hooks.reinforcement_placed(ctx, game, id, hex) end
             game.set_prop(id, "arrive_turn", nil)
             game.set_prop(id, "arrive_anywhere", nil)
             game.set_prop(id, "arrived_turn", game.turn())

@@ -243,13 +243,15 @@ local function situation(ctx, game, side)
     local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
                   enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
-                  cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
+                  occupied = {}, cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
                   blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
+    local neutral = core.neutral_pieces(game)
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
             local p = game.piece(id)
             local hex = core.hex_of(game, id)     -- 15.1: hidden units count in their marker's hex
-            if hex and not core.is_neutral(game, id) then   -- 16.3: nobody's
+            if hex then sit.occupied[hex] = true end
+            if hex and not neutral[id] then   -- 16.3: nobody's
                 if p.owner == side then
                     if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
                     sit.friendly[hex] = true
@@ -310,7 +312,7 @@ end
 
 function route_hex_check(ctx, game, sit, hex, is_end)
     if sit.enemy[hex] then return false end
-    if core.closed(ctx, game, hex) then return false end        -- 1814 16.3: no supply line enters
+    if sit.occupied[hex] and core.closed(ctx, game, hex) then return false end   -- 1814 16.3
     if sit.blocked and map.in_region(hex, sit.blocked) then return false end
     if not sit.friendly[hex] then
         for _, n in ipairs(MAP.nb[hex]) do

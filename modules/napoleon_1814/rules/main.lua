@@ -41,11 +41,11 @@ local params = {
     dummy_trains = 2,
     -- 7.4, 8.2, 13.2: equal Set Up Card Supply Trains: the French begin (digest A-2).
     supply_tie_first = "french",
-    -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
     -- 16.2 (advanced, option command_structure): the command structure of cnw/command.lua. 1814
     -- allows a Supply Train only with a Commander able to command a unit of the stack; among
     -- Commanders of equal seniority the owner chooses (no 1813 "most units" tie-break).
     command_structure = { option = "command_structure", train_needs_command = true, tie_most_units = false },
+    -- 13.1 from Turn 4; 13.3 river exception; 13.4: only Coalition reinforcements may wait.
     cossacks_from_turn = 4,
     reinforcements_river_exception = true,
     reinforcements_may_wait = { coalition = true },
@@ -63,12 +63,12 @@ local params = {
 
 local hooks = {}
 
--- 14.11, 16.3: Murat and his Neapolitan army.
-local MILAN = "4227"
+-- 14.11, 16.3: Murat and his Neapolitan army (deployed at 4227, Milan, on Turn 7).
 local function neapolitan(game, id)
     return id == "murat" or game.stat(id, "nation") == "naples"
 end
--- 16.3: neutral (a piece marked by setup, until REC 9 sets the variable murat_joined).
+-- 16.3: neutral (a piece listed by setup in the variable neutral_pieces, until REC 9 sets the
+-- variable murat_joined: core.is_neutral).
 local function neutral(ctx, game, id) return ctx.core.is_neutral(game, id) end
 
 -- 14.4: a Coalition combat unit in Paris and in Bordeaux or Marseilles at the end of a Turn.
@@ -106,9 +106,11 @@ function hooks.setup(ctx, game)
     -- 16.3: Murat's army is neutral until REC 9 is played (the event cards set murat_joined);
     -- without the event cards it stays neutral (RULINGS CS-12).
     if game.option("murat_neutral") then
+        local reg = {}
         for _, id in ipairs(game.pieces { owner = "coalition" }) do
-            if neapolitan(game, id) then game.set_prop(id, "neutral_until", "murat_joined") end
+            if neapolitan(game, id) then reg[id] = "murat_joined" end
         end
+        game.set_var("neutral_pieces", reg)
     end
 end
 
@@ -117,10 +119,15 @@ end
 -- (none: a supply line).
 function hooks.hex_closed(ctx, game, hex, ids)
     local core = ctx.core
+    local pieces = game.pieces_at(hex)
+    if #pieces == 0 then return false end
     local here_neutral, here_naples, here_others = false, false, false
-    for _, id in ipairs(core.force_at(game, hex, "coalition")) do
-        if neutral(ctx, game, id) then here_neutral = true end
-        if neapolitan(game, id) then here_naples = true else here_others = true end
+    local neutral_now = core.neutral_pieces(game)
+    for _, id in ipairs(pieces) do
+        if core.owner(game, id) == "coalition" and (core.is_unit(game, id) or core.is_commander(game, id)) then
+            if neutral_now[id] then here_neutral = true end
+            if neapolitan(game, id) then here_naples = true else here_others = true end
+        end
     end
     if here_neutral then
         if #ids == 0 then return true end
@@ -135,6 +142,13 @@ function hooks.hex_closed(ctx, game, hex, ids)
         end
     end
     return false
+end
+
+-- Commanders alike for hex_closed (a memo key for Commanders' Movement): the Neapolitans, the
+-- other Coalition Commanders, the French.
+function hooks.closure_class(ctx, game, id)
+    if neapolitan(game, id) then return "naples" end
+    return ctx.core.owner(game, id)
 end
 
 function hooks.game_length(ctx, game)
@@ -263,11 +277,12 @@ function hooks.must_deploy(ctx, game, id) return neapolitan(game, id) end
 -- Coalition pieces; 16.3, nothing else is ever in the neutral army's hex.
 function hooks.invariants(ctx, game)
     local broken = {}
+    local neutral_now = ctx.core.neutral_pieces(game)
     for _, hex in ipairs(game.occupied()) do
-        local naples, others, is_neutral, french = false, false, false, false
+        local naples, others, is_neutral = false, false, false
         for _, id in ipairs(ctx.core.force_at(game, hex, "coalition")) do
             if neapolitan(game, id) then naples = true else others = true end
-            if neutral(ctx, game, id) then is_neutral = true end
+            if neutral_now[id] then is_neutral = true end
         end
         if naples and others then broken[#broken + 1] = "14.11: Neapolitans stacked with other Coalition pieces in " .. hex end
         if is_neutral and #ctx.core.force_at(game, hex, "french") > 0 then
@@ -296,6 +311,7 @@ end
 local scenario = require("scenario")
 function hooks.start_of_turn(ctx, game) return scenario.start_of_turn(ctx, game) end
 hooks.entry_hexes = scenario.entry_hexes
+hooks.reinforcement_placed = scenario.reinforcement_placed
 for name, step in pairs(scenario.steps) do reinforcements.start.steps[name] = step end
 -- 15.2 overstacking (optional rule; rules/scenario.lua).
 hooks.stack_capacity = scenario.stack_capacity

@@ -161,6 +161,23 @@ S.steps["scenario.veterans"] = {
     end,
 }
 
+-- 14.9: "For the purposes of Advanced Rule 16.2, henceforth the units are transferred to that
+-- French commander": the returning unit's prop transferred_to names the most senior French
+-- Commander of its hex (then the highest CR, then the first; RULINGS CS-15), whose army, corps
+-- and wing it joins (cnw/command.lua).
+function S.reinforcement_placed(ctx, game, id, hex)
+    if not game.prop(id, "arrive_anywhere") then return end
+    local best
+    for _, c in ipairs(core.commanders_at(game, hex, "french")) do
+        local r, cr = game.stat(c, "seniority_rank") or 99, game.stat(c, "cr") or 0
+        if not best or r < best.r or (r == best.r and cr > best.cr) then best = { id = c, r = r, cr = cr } end
+    end
+    if best then
+        game.set_prop(id, "transferred_to", best.id)
+        game.log(id .. " is transferred to " .. best.id .. " (14.9, for 16.2)")
+    end
+end
+
 -- 14.9: a hex in General Supply holding a French commander (4.1 is checked by the library).
 function S.entry_hexes(ctx, game, id)
     if not game.prop(id, "arrive_anywhere") then return nil end

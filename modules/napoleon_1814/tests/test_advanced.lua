@@ -427,36 +427,42 @@ end)
 
 -- ---- 16.3 Murat ------------------------------------------------------------------------------------
 -- Milan 4227 (Coalition-friendly, Kingdom of Italy) is next to Como 4226, 4228 (river), the city
--- 4328 and 4327. The Neapolitan pieces carry the prop neutral_until = "murat_joined", as the
--- setup marks them under the option murat_neutral; REC 9 (16.1) sets the variable.
+-- 4328 and 4327. The variable neutral_pieces lists the Neapolitan pieces, neutral until
+-- "murat_joined", as the setup does under the option murat_neutral; REC 9 (16.1) sets it.
 
 local MS = { "murat_neutral" }
 local NAPLES = { "murat", "co_nap_guard", "co_nap_carascosa", "co_nap_ambrosio", "co_nap_cav" }
 
+local function mark_neutral(game)
+    local reg = {}
+    for _, t in ipairs(NAPLES) do reg[t] = "murat_joined" end
+    game.set_var("neutral_pieces", reg)
+end
+
 local function neapolitans(game, hex)
-    for _, t in ipairs(NAPLES) do
-        game.create(t, { id = t, at = hex })
-        game.set_prop(t, "neutral_until", "murat_joined")
-    end
+    for _, t in ipairs(NAPLES) do game.create(t, { id = t, at = hex }) end
+    mark_neutral(game)
 end
 
 local function join(g) vt.edit(g, function(game) game.set_var("murat_joined", true) end) end
 
 test("16.3 with the advanced rule the setup makes Murat's army neutral until murat_joined (REC 9)", function()
+    local function listed(g, id)
+        return vt.with(g, function(game) return (game.var("neutral_pieces") or {})[id] end)
+    end
     local g = vt.new_game { scenario = "campaign", options = MS }
-    assert(vt.with(g, function(game) return game.prop("co_nap_guard", "neutral_until") end) == "murat_joined")
-    assert(vt.with(g, function(game) return game.prop("murat", "neutral_until") end) == "murat_joined")
-    assert(vt.with(g, function(game) return game.prop("co_horn", "neutral_until") end) == nil)
-    local basic = vt.new_game { scenario = "campaign" }
-    assert(vt.with(basic, function(game) return game.prop("murat", "neutral_until") end) == nil)
+    assert(listed(g, "co_nap_guard") == "murat_joined" and listed(g, "murat") == "murat_joined")
+    assert(listed(g, "co_nap_cav") == "murat_joined")
+    assert(listed(g, "co_horn") == nil)
+    assert(listed(vt.new_game { scenario = "campaign" }, "murat") == nil)
 end)
 
 test("16.3 the Neapolitan army is deployed at 4227 on Turn 7 (14.11) and stays there while neutral", function()
     local g = new(MS)
     start(g, 7, "reinforcements", function(game)
+        mark_neutral(game)
         for _, t in ipairs(NAPLES) do
             game.create(t, { id = t })
-            game.set_prop(t, "neutral_until", "murat_joined")
             game.set_prop(t, "arrive_turn", 7)
             game.set_prop(t, "arrive_at", "4227")
         end
@@ -583,4 +589,20 @@ test("16.2 with 16.1 REC 20: Blucher ill has a CR of 0 and none of his special c
     assert(not logged(g, "attack CF +"), "no +1 CF per unit:\n" .. events_text(g))
     expect(g, "die 6 + CR 0 + 1 CC")
     expect(g, "attack value 3 (divisor 1)")            -- CF 3, not 5 as when he is well
+end)
+
+test("16.2 / 14.9 a veteran unit from Spain is transferred to the French Commander it joins", function()
+    -- Foy (Soult's army, d'Erlon's wing) transferred to Marmont (VI Corps): Marmont commands it;
+    -- without the transfer he would not (CR 0 for Foy alone)
+    local function cr(transferred)
+        local g = combat_game(CS, { 6, 1, 1, 3 }, { 3, 1 }, function(game)
+            place(game, "marmont", nil, "4920"); place(game, "fr_foy", nil, "4920")
+            if transferred then game.set_prop("fr_foy", "transferred_to", "marmont") end
+            place(game, "co_gorchakov", nil, "4921")
+        end)
+        attack(g, "french", "4920", "4921")
+        return g
+    end
+    expect(cr(true), "attack CR 1 (marmont commands 1 unit(s))")
+    expect(cr(false), "attack CR 0 (marmont commands 0 unit(s))")
 end)

@@ -68,6 +68,8 @@ test("14.9 from Turn 5 the French may send divisions of Soult's command off the 
     assert(not vt.has_action(g, "french", "place fr_foy 5929"))
     vt.apply(g, "french", "place fr_foy 5420")
     assert(loc(g, "fr_foy") == "5420")
+    assert(vt.with(g, function(game) return game.prop("fr_foy", "transferred_to") end) == "napoleon",
+        "for 16.2 the unit is transferred to that commander")
 end)
 
 test("14.9 no more than four units in total are sent from Spain", function()
