@@ -145,10 +145,10 @@ private:
 
     // board interaction
     Camera cam_;
-    SceneCache scene_;
     Highlights hl_;
     bool colour_blind_ = false;
     bool show_overview_ = true;
+    bool show_art_ = true;  // the module's map art, when it has some (View menu)
     std::string selected_piece_;
     std::vector<std::string> chooser_;        // entries: action texts, or "select:<piece id>"
     std::vector<std::string> chooser_labels_;
@@ -176,6 +176,14 @@ private:
     int script_ai_wait_ = 0;
     bool script_failed_ = false;
     std::vector<std::string> pending_shots_;
+    struct PixelCheck {  // expect-pixel: checked once the frame is drawn
+        ScriptCommand command;
+        sf::Vector2i at;
+        sf::Color want;
+        int tolerance = 0;
+    };
+    std::vector<PixelCheck> pending_pixels_;
+    void check_pixels();
     int frame_no_ = 0;
     int idle_frames_ = 0;
     bool quit_ = false;
