@@ -152,6 +152,14 @@ int main(int argc, char** argv) {
         moving.center = cam.center + sf::Vector2f(static_cast<float>((i % 40) - 20), static_cast<float>((i % 30) - 15)) * (7.0f / cam.zoom);
         frame(moving, i % 2 ? hl2 : hl, true);
     });
+    // pan_close: the same drag zoomed in 3x: the layer holds the view plus a margin and is
+    // rendered again when the view leaves it.
+    Camera close = cam;
+    close.zoom *= 3.0f;
+    const Series pan_close = measure([&](int i) {
+        close.center = cam.center + sf::Vector2f(static_cast<float>(i), static_cast<float>(i / 2)) * (7.0f / close.zoom);
+        frame(close, hl, true);
+    });
     // zoom: a new zoom level every frame (a wheel turn): the map layer is rendered again.
     Camera zooming = cam;
     const Series zoom = measure([&](int i) {
@@ -188,6 +196,7 @@ int main(int argc, char** argv) {
     json("still", still);
     json("redraw", redraw);
     json("pan", pan);
+    json("pan_close", pan_close);
     json("zoom", zoom);
     json("uncached", uncached);
     std::printf("  \"first_frame_ms\": %.1f, \"rss_mb\": %.1f, \"peak_rss_mb\": %.1f, \"map_vertices\": %zu, \"frames\": %d\n}\n",

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
+#include <SFML/OpenGL.hpp>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -714,6 +716,13 @@ void App::handle_event(const sf::Event& e) {
 
 void App::draw_frame() {
     window_.clear(kTable);
+    if (panel_bg_.width > 0) {
+        sf::VertexArray bg(sf::Triangles);
+        add_rect(bg, panel_bg_, panel_bg_color_);
+        window_.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(window_.getSize().x), static_cast<float>(window_.getSize().y))));
+        window_.draw(bg, sf::BlendNone);
+        panel_bg_ = {};  // ui_panel() sets it again in the next frame that has the panel
+    }
     const bool board = (screen_ == Screen::Game || screen_ == Screen::Replay) && map_ && session_;
     if (board && handover_to_.empty()) {
         // The map comes from its off-screen layer (redrawn only at a new zoom); counters and
@@ -940,8 +949,16 @@ void App::ui_panel() {
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(ds.x - panel_width_, menu_height_), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(panel_width_, ds.y - menu_height_), ImGuiCond_Always);
+    // The panel's background is painted by draw_frame() as one flat, unblended rectangle:
+    // ImGui would fill it with a textured, blended quad, several milliseconds a frame on a
+    // software rasteriser.
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    panel_bg_ = {ds.x - panel_width_, menu_height_, panel_width_, ds.y - menu_height_};
+    panel_bg_color_ = sf::Color(static_cast<sf::Uint8>(bg.x * 255), static_cast<sf::Uint8>(bg.y * 255), static_cast<sf::Uint8>(bg.z * 255));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0, 0, 0, 0));
     ImGui::Begin("##panel", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::PopStyleColor();
     const std::string d = view_.decision.role;
     // Turn track.
     ImGui::PushFont(imgui_.fonts().bold);
@@ -1344,11 +1361,11 @@ bool App::script_error(const ScriptCommand& c, const std::string& msg) {
 }
 
 void App::run_script_step() {
-    if (script_pos_ >= script_.size()) return;
-    if (script_wait_ > 0) {
+    if (script_wait_ > 0) {  // also after the last command: a script may end with "wait N"
         --script_wait_;
         return;
     }
+    if (script_pos_ >= script_.size()) return;
     const ScriptCommand& c = script_[script_pos_];
     if (c.verb == "wait-ai") {
         // Until no AI job runs and a human (or nobody) decides; at most 2000 frames.
@@ -1522,6 +1539,15 @@ void App::run_script_step() {
 
 // ---- main loop -------------------------------------------------------------------------------
 
+namespace {
+// CPU time of the whole process, Mesa's rasteriser threads included (VEDETTE_TIMING).
+double process_cpu_ms() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
+}
+}  // namespace
+
 int App::run() {
     sf::Clock launch;
     sf::ContextSettings cs;
@@ -1603,6 +1629,9 @@ int App::run() {
             frame_clock.restart();
             continue;
         }
+        static const bool timing = std::getenv("VEDETTE_TIMING") != nullptr;
+        sf::Clock draw_clock;
+        const double cpu0 = timing ? process_cpu_ms() : 0;
         imgui_.new_frame(window_, frame_clock.restart().asSeconds());
         update_viewport();
         ui_menu();
@@ -1616,6 +1645,12 @@ int App::run() {
         ui_handover();
         draw_frame();
         imgui_.render(window_);
+        if (timing && !first) {
+            // Widgets, board and drawing finished (glFinish), before the buffer swap.
+            glFinish();
+            frame_ms_.push_back(draw_clock.getElapsedTime().asMicroseconds() / 1000.0);
+            frame_cpu_ms_ += process_cpu_ms() - cpu0;
+        }
         ++frame_no_;
         for (const auto& p : pending_shots_) take_screenshot(p);
         pending_shots_.clear();
@@ -1634,6 +1669,13 @@ int App::run() {
     cancel_ai();
     window_.close();
     if (std::getenv("VEDETTE_TIMING")) {
+        if (!frame_ms_.empty()) {
+            std::sort(frame_ms_.begin(), frame_ms_.end());
+            std::cerr << "vedette: " << frame_ms_.size() << " frames after the first: median " << frame_ms_[frame_ms_.size() / 2]
+                      << " ms, 95th percentile " << frame_ms_[std::min(frame_ms_.size() - 1, frame_ms_.size() * 95 / 100)]
+                      << " ms; CPU time (all threads) " << frame_cpu_ms_ / static_cast<double>(frame_ms_.size())
+                      << " ms per frame\n";
+        }
         std::ifstream st("/proc/self/status");
         for (std::string line; std::getline(st, line);)
             if (line.rfind("VmHWM", 0) == 0) std::cerr << "vedette: peak resident memory " << line.substr(6) << "\n";

@@ -161,6 +161,8 @@ private:
     sf::Vector2i press_pos_, last_mouse_;
     sf::FloatRect overview_rect_;
     float panel_width_ = 420;
+    sf::FloatRect panel_bg_;  // set by ui_panel(), painted by draw_frame()
+    sf::Color panel_bg_color_;
     float menu_height_ = 22;
 
     // dialogs
@@ -185,6 +187,8 @@ private:
     std::vector<PixelCheck> pending_pixels_;
     void check_pixels();
     int frame_no_ = 0;
+    std::vector<double> frame_ms_;  // VEDETTE_TIMING: drawing time of each frame
+    double frame_cpu_ms_ = 0;       // and the CPU time they took
     int idle_frames_ = 0;
     bool quit_ = false;
 };

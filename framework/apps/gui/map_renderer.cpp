@@ -662,17 +662,17 @@ void MapRenderer::draw_cached(sf::RenderTarget& target, const Camera& cam) const
                r.top + r.height <= outer.top + outer.height;
     };
     if (!layer_valid_ || layer_zoom_ != z || !contains(layer_rect_, need)) {
-        // Hold the whole map when it fits (then panning never re-renders), else the view plus
-        // a margin, so that a drag re-renders now and then, not every frame.
+        // The view plus a margin (so that a drag re-renders now and then, not every frame), or
+        // the whole map when that is all there is to see. Not more: a new zoom renders this
+        // much, and its cost grows with the pixels.
         const int cap = static_cast<int>(std::min(sf::Texture::getMaximumSize(), 4096u));
-        sf::IntRect rect = whole;
-        if (rect.width > cap || rect.height > cap) {
-            const int mx = std::max(256, visible.width / 4), my = std::max(256, visible.height / 4);
-            sf::IntRect around(visible.left - mx, visible.top - my, visible.width + 2 * mx, visible.height + 2 * my);
-            if (!around.intersects(whole, rect)) rect = need;
-            if (rect.width > cap) rect.left = std::clamp(rect.left, need.left + need.width - cap, need.left), rect.width = cap;
-            if (rect.height > cap) rect.top = std::clamp(rect.top, need.top + need.height - cap, need.top), rect.height = cap;
-        }
+        const int margin = 160;
+        const sf::IntRect around(visible.left - margin, visible.top - margin, visible.width + 2 * margin,
+                                 visible.height + 2 * margin);
+        sf::IntRect rect;
+        if (!around.intersects(whole, rect)) rect = need;
+        if (rect.width > cap) rect.left = std::clamp(rect.left, need.left + need.width - cap, need.left), rect.width = cap;
+        if (rect.height > cap) rect.top = std::clamp(rect.top, need.top + need.height - cap, need.top), rect.height = cap;
         if (!layer_.ensure(static_cast<unsigned>(rect.width), static_cast<unsigned>(rect.height))) {
             layer_ok_ = false;
             return draw(target, cam);
