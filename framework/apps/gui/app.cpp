@@ -761,7 +761,10 @@ void App::check_pixels() {
     t.create(window_.getSize().x, window_.getSize().y);
     t.update(window_);
     const sf::Image img = t.copyToImage();
-    for (const auto& p : pending_pixels_) {
+    const Camera cam = cam_.snapped();  // as draw_frame() drew it
+    for (auto& p : pending_pixels_) {
+        const sf::Vector2f s = cam.to_screen(p.world);
+        p.at = sf::Vector2i(static_cast<int>(std::floor(s.x)), static_cast<int>(std::floor(s.y)));
         if (p.at.x < 0 || p.at.y < 0 || p.at.x >= static_cast<int>(img.getSize().x) || p.at.y >= static_cast<int>(img.getSize().y)) {
             script_error(p.command, "the point is outside the window");
             continue;
@@ -1508,11 +1511,10 @@ void App::run_script_step() {
         const auto h = def_ && map_ ? def_->map.parse_label(arg(0)) : std::nullopt;
         if (!h || c.args.size() < 4) return (void)script_error(c, "usage: expect-pixel LABEL DX DY #rrggbb [TOLERANCE]");
         const sf::Vector2f off(static_cast<float>(std::atof(arg(1).c_str())), static_cast<float>(std::atof(arg(2).c_str())));
-        const sf::Vector2f at = cam_.snapped().to_screen(map_->hex_center(*h) + off * MapRenderer::kHexSize);
         const sf::Color none(1, 2, 3, 0);
         const sf::Color want = parse_color(arg(3), none);
         if (want == none) return (void)script_error(c, "bad colour " + arg(3));
-        pending_pixels_.push_back({c, sf::Vector2i(static_cast<int>(std::floor(at.x)), static_cast<int>(std::floor(at.y))), want,
+        pending_pixels_.push_back({c, map_->hex_center(*h) + off * MapRenderer::kHexSize, {}, want,
                                    c.args.size() > 4 ? std::atoi(arg(4).c_str()) : 8});
     }
     else if (c.verb == "about") show_about_ = arg(0) != "off";

@@ -180,7 +180,8 @@ private:
     std::vector<std::string> pending_shots_;
     struct PixelCheck {  // expect-pixel: checked once the frame is drawn
         ScriptCommand command;
-        sf::Vector2i at;
+        sf::Vector2f world;  // the point sampled
+        sf::Vector2i at;     // its window pixel, when checked
         sf::Color want;
         int tolerance = 0;
     };

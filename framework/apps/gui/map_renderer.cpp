@@ -657,6 +657,8 @@ void MapRenderer::draw_cached(sf::RenderTarget& target, const Camera& cam) const
                             static_cast<int>(std::ceil(bounds_.width * z)) + 2 * pad, static_cast<int>(std::ceil(bounds_.height * z)) + 2 * pad);
     sf::IntRect need;
     if (!visible.intersects(whole, need)) return;  // only the table is visible
+    const int cap = static_cast<int>(std::min(sf::Texture::getMaximumSize(), 4096u));
+    if (need.width > cap || need.height > cap) return draw(target, cam);  // a giant window
     auto contains = [](const sf::IntRect& outer, const sf::IntRect& r) {
         return r.left >= outer.left && r.top >= outer.top && r.left + r.width <= outer.left + outer.width &&
                r.top + r.height <= outer.top + outer.height;
@@ -665,7 +667,6 @@ void MapRenderer::draw_cached(sf::RenderTarget& target, const Camera& cam) const
         // The view plus a margin (so that a drag re-renders now and then, not every frame), or
         // the whole map when that is all there is to see. Not more: a new zoom renders this
         // much, and its cost grows with the pixels.
-        const int cap = static_cast<int>(std::min(sf::Texture::getMaximumSize(), 4096u));
         const int margin = 160;
         const sf::IntRect around(visible.left - margin, visible.top - margin, visible.width + 2 * margin,
                                  visible.height + 2 * margin);
