@@ -716,13 +716,6 @@ void App::handle_event(const sf::Event& e) {
 
 void App::draw_frame() {
     window_.clear(kTable);
-    if (panel_bg_.width > 0) {
-        sf::VertexArray bg(sf::Triangles);
-        add_rect(bg, panel_bg_, panel_bg_color_);
-        window_.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(window_.getSize().x), static_cast<float>(window_.getSize().y))));
-        window_.draw(bg, sf::BlendNone);
-        panel_bg_ = {};  // ui_panel() sets it again in the next frame that has the panel
-    }
     const bool board = (screen_ == Screen::Game || screen_ == Screen::Replay) && map_ && session_;
     if (board && handover_to_.empty()) {
         // The map comes from its off-screen layer (redrawn only at a new zoom); counters and
@@ -752,6 +745,14 @@ void App::draw_frame() {
                 window_.setView(old);
             }
         if (show_overview_) map_->draw_overview(window_, overview_rect_, cam);
+    }
+    // Last, so that it also hides the counters and highlights that stick out of the board.
+    if (panel_bg_.width > 0) {
+        sf::VertexArray bg(sf::Triangles);
+        add_rect(bg, panel_bg_, panel_bg_color_);
+        window_.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(window_.getSize().x), static_cast<float>(window_.getSize().y))));
+        window_.draw(bg, sf::BlendNone);
+        panel_bg_ = {};  // ui_panel() sets it again in the next frame that has the panel
     }
 }
 

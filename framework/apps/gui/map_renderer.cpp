@@ -500,7 +500,10 @@ bool MapRenderer::load_art(const std::string& module_dir, std::string* why) {
     };
     // Tiles the driver can hold, overlapping by a pixel on each side so that smooth filtering
     // at a tile's edge reads the real neighbour, not a clamped copy (no seams).
-    const unsigned max_side = std::min(sf::Texture::getMaximumSize(), 4096u);
+    unsigned max_side = std::min(sf::Texture::getMaximumSize(), 4096u);
+    // Tests set smaller tiles to check that a split image stays aligned and seamless.
+    if (const char* t = std::getenv("VEDETTE_ART_TILE"); t && std::atoi(t) >= 16)
+        max_side = std::min(max_side, static_cast<unsigned>(std::atoi(t)));
     const unsigned step = max_side - 2;
     const unsigned W = image.getSize().x, H = image.getSize().y;
     for (unsigned y0 = 0; y0 < H; y0 += step) {
