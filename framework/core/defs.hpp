@@ -89,6 +89,24 @@ struct GeoRef {
     double lat0 = 0, lon0 = 0, hex_km = 0, origin_x_km = 0, origin_y_km = 0;
 };
 
+// A module's own map art (map.xml <art>), calibrated to the grid by the pixel positions of two
+// or three hex centres. The loader checks the file and derives `to_image`; the GUI draws it.
+struct MapArt {
+    enum class Vector { Grid, Features, All };  // what of the drawn map is still drawn with it
+    struct Anchor {
+        std::string hex;  // label as written
+        double x = 0, y = 0;  // image pixels (origin top left, y down)
+    };
+    std::string file;  // relative to the module folder
+    int width = 0, height = 0;  // image size in pixels (from the PNG header)
+    double opacity = 1.0;
+    Vector vector = Vector::Grid;
+    std::vector<Anchor> anchors;
+    // Affine map from layout coordinates (hex::to_pixel with the map's orientation, hex size 1,
+    // origin 0) to image pixels: u = m[0]*x + m[1]*y + m[2], v = m[3]*x + m[4]*y + m[5].
+    double to_image[6] = {1, 0, 0, 0, 1, 0};
+};
+
 struct MapDef {
     std::string id, name;
     hex::Grid grid;
@@ -99,6 +117,7 @@ struct MapDef {
     int col_step = 1;
     int cols = 0, rows = 0;
     std::optional<GeoRef> georef;
+    std::optional<MapArt> art;
     std::vector<TerrainType> terrain_types;
     std::vector<HexsideType> hexside_types;
     std::vector<FeatureType> feature_types;

@@ -1,6 +1,8 @@
 #include "data/loader.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -382,6 +384,7 @@ class ModuleLoader {
 
     void read_module(const Opened& o);
     void read_map(const Opened& o);
+    void read_map_art(const FileCtx& f, const tinyxml2::XMLElement* e);
     void read_counters(const Opened& o);
     void read_tables(const Opened& o);
     void read_cards(const Opened& o);
@@ -773,8 +776,8 @@ void ModuleLoader::read_map(const Opened& o) {
     }
     map.numbering.rows = map.rows;
     Sections sec(f, "map",
-                 {"numbering", "georef", "terrain-types", "hexside-types", "hex-features", "hexes",
-                  "hexsides", "lines", "boxes", "regions"});
+                 {"numbering", "georef", "art", "terrain-types", "hexside-types", "hex-features",
+                  "hexes", "hexsides", "lines", "boxes", "regions"});
     for_children(f, o.root, "map", false, [&](const XMLElement* e) { return sec.take(e); });
 
     if (const XMLElement* e = sec.get("numbering")) {
@@ -1111,8 +1114,180 @@ void ModuleLoader::read_map(const Opened& o) {
             return true;
         });
     }
+    // Anchors name hexes, so the art is read once the hexes are known.
+    if (const XMLElement* e = sec.get("art"); e && dims_ok && hexes_el) read_map_art(f, e);
     // Placements are checked against the map only if its geometry is known.
     map_ok_ = dims_ok && hexes_el && !map.terrain_types.empty();
+}
+
+namespace {
+
+// Width and height from a PNG file's signature and IHDR chunk; nullopt if it is not a PNG.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(const std::string& b) {
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (b.size() < 24 || std::memcmp(b.data(), sig, 8) != 0 || b.compare(12, 4, "IHDR") != 0) {
+        return std::nullopt;
+    }
+    auto be32 = [&](std::size_t at) {
+        std::uint32_t v = 0;
+        for (std::size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(b[at + i]);
+        return v;
+    };
+    return std::make_pair(be32(16), be32(20));
+}
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+// <art file= opacity= vector=> with two or three <anchor hex= x= y=>: the image's pixel
+// positions of hex centres. Two anchors give scale, rotation and offset; three give a general
+// affine map (a scan stretched differently across and down).
+void ModuleLoader::read_map_art(const FileCtx& f, const XMLElement* e) {
+    const core::MapDef& map = m_.map;
+    core::MapArt art;
+    bool ok = true;
+    {
+        Attrs a(f, e, "<art>");
+        if (auto file = a.str("file", true)) {
+            if (!check_path(a, "file", *file)) {
+                ok = false;
+            } else {
+                art.file = *file;
+                FileRead r = src_.read(*file, limits::kMaxArtBytes);
+                if (r.status == FileRead::Status::NotFound) {
+                    a.error_at("file", "art file " + quote(*file) + " not found");
+                    ok = false;
+                } else if (r.status == FileRead::Status::TooLarge) {
+                    a.error_at("file", "art file " + quote(*file) + " is too large (" +
+                                           std::to_string(r.size) + " bytes; the limit is " +
+                                           std::to_string(limits::kMaxArtBytes) + ")");
+                    ok = false;
+                } else if (r.status != FileRead::Status::Ok) {
+                    a.error_at("file", "cannot read art file " + quote(*file));
+                    ok = false;
+                } else if (auto sz = png_size(r.bytes); !sz) {
+                    a.error_at("file", "art file " + quote(*file) + " is not a PNG image");
+                    ok = false;
+                } else if (sz->first == 0 || sz->second == 0 ||
+                           sz->first > static_cast<std::uint32_t>(limits::kMaxArtSide) ||
+                           sz->second > static_cast<std::uint32_t>(limits::kMaxArtSide)) {
+                    a.error_at("file", "art file " + quote(*file) + " is " +
+                                           std::to_string(sz->first) + " x " +
+                                           std::to_string(sz->second) +
+                                           " pixels; each side must be 1.." +
+                                           std::to_string(limits::kMaxArtSide));
+                    ok = false;
+                } else {
+                    art.width = static_cast<int>(sz->first);
+                    art.height = static_cast<int>(sz->second);
+                }
+            }
+        } else {
+            ok = false;
+        }
+        art.opacity = a.real("opacity", 0, 1).value_or(1.0);
+        art.vector = static_cast<core::MapArt::Vector>(
+            a.choice("vector", {"grid", "features", "all"}).value_or(0));
+    }
+
+    // Anchors: hex centres in layout units (size 1) and their pixels in the image.
+    hex::Layout unit;
+    unit.orientation = map.grid.orientation;
+    std::vector<std::pair<hex::Point, hex::Point>> pairs;  // layout point, image point
+    std::map<std::int64_t, int> seen;                       // hex -> line
+    int anchors = 0;
+    for_children(f, e, "<art>", false, [&](const XMLElement* c) {
+        if (!named(c, "anchor")) return false;
+        ++anchors;
+        Attrs a(f, c, "<anchor>");
+        auto at = a.str("hex", true);
+        std::optional<hex::Hex> h;
+        if (at) {
+            a.set_ctx("art anchor " + *at);
+            std::string why;
+            h = resolve_label(map, *at, true, why);
+            if (!h) {
+                a.error_at("hex", why);
+            } else if (auto [it, fresh] = seen.emplace(hex::pack(*h), a.line("hex")); !fresh) {
+                a.error_at("hex", "hex " + shorten(*at) + " is anchored twice (first at line " +
+                                      std::to_string(it->second) + ")");
+                h.reset();
+            }
+        }
+        const auto xo = a.real("x", -1e7, 1e7, true), yo = a.real("y", -1e7, 1e7, true);
+        const bool have = xo.has_value() && yo.has_value();  // else reported as malformed
+        const double x = xo.value_or(0), y = yo.value_or(0);
+        const bool inside = have && x >= 0 && y >= 0 &&
+                            (art.width == 0 || (x <= art.width && y <= art.height));
+        if (have && !inside) {
+            a.error("pixel " + num(x) + "," + num(y) + " is outside the image" +
+                    (art.width ? " (" + std::to_string(art.width) + " x " +
+                                     std::to_string(art.height) + " pixels)"
+                               : std::string()));
+        }
+        for_children(f, c, a.ctx(), false, [](const XMLElement*) { return false; });
+        if (h && inside) {
+            pairs.push_back({hex::to_pixel(*h, unit), {x, y}});
+            art.anchors.push_back({*at, x, y});
+        } else {
+            ok = false;
+        }
+        return true;
+    });
+    if (anchors < 2 || anchors > 3) {
+        f.error(e->GetLineNum(), "<art>: " + std::to_string(anchors) +
+                                     " <anchor> elements; give the pixel positions of two or "
+                                     "three hex centres");
+        return;
+    }
+    if (!ok) return;
+
+    // Differences from the first anchor: layout d_i, image q_i.
+    auto sub = [](hex::Point p, hex::Point q) { return hex::Point{p.x - q.x, p.y - q.y}; };
+    const hex::Point d1 = sub(pairs[1].first, pairs[0].first), q1 = sub(pairs[1].second, pairs[0].second);
+    double m[4];  // image = m * layout (2x2, row major), before the offset
+    if (pairs.size() == 2) {
+        // Similarity: as complex numbers, q1 = k * d1 with k = q1 / d1.
+        const double dd = d1.x * d1.x + d1.y * d1.y;
+        const double kr = (q1.x * d1.x + q1.y * d1.y) / dd, ki = (q1.y * d1.x - q1.x * d1.y) / dd;
+        m[0] = kr, m[1] = -ki, m[2] = ki, m[3] = kr;
+    } else {
+        const hex::Point d2 = sub(pairs[2].first, pairs[0].first), q2 = sub(pairs[2].second, pairs[0].second);
+        const double det = d1.x * d2.y - d2.x * d1.y;
+        if (std::abs(det) < 1e-9) {
+            f.error(e->GetLineNum(), "<art>: the three anchor hexes lie on one line; choose "
+                                     "hexes that make a triangle");
+            return;
+        }
+        // M = Q * D^-1 with D = [d1 d2], Q = [q1 q2] (columns).
+        const double i00 = d2.y / det, i01 = -d2.x / det, i10 = -d1.y / det, i11 = d1.x / det;
+        m[0] = q1.x * i00 + q2.x * i10, m[1] = q1.x * i01 + q2.x * i11;
+        m[2] = q1.y * i00 + q2.y * i10, m[3] = q1.y * i01 + q2.y * i11;
+    }
+    const double det = m[0] * m[3] - m[1] * m[2];
+    // A hex (size 1) spans sqrt(|det|) image pixels per unit; fewer than 2 is a mistake.
+    if (det < 0) {
+        f.error(e->GetLineNum(), "<art>: the anchors make the art a mirror image of the grid "
+                                 "(check x and y of each anchor)");
+        return;
+    }
+    if (det < 4) {
+        f.error(e->GetLineNum(), "<art>: the anchors put hex centres " +
+                                     num(std::sqrt(std::max(det, 0.0)) * std::sqrt(3.0)) +
+                                     " pixels apart; at least 4 are needed (are two anchors at "
+                                     "the same pixel?)");
+        return;
+    }
+    art.to_image[0] = m[0], art.to_image[1] = m[1];
+    art.to_image[3] = m[2], art.to_image[4] = m[3];
+    art.to_image[2] = pairs[0].second.x - (m[0] * pairs[0].first.x + m[1] * pairs[0].first.y);
+    art.to_image[5] = pairs[0].second.y - (m[2] * pairs[0].first.x + m[3] * pairs[0].first.y);
+    m_.map.art = std::move(art);
 }
 
 // ---- counters.xml ----------------------------------------------------------------------------

@@ -50,6 +50,8 @@ inline constexpr int kMaxPieces = 100000;        // pieces of one scenario
 inline constexpr int kMaxScenarios = 1000;       // scenario files of a module
 inline constexpr std::size_t kMaxErrors = 1000;  // diagnostics kept; then one "too many" line
 inline constexpr std::size_t kMaxHashedFiles = 100000;  // files hashed in a module folder
+inline constexpr std::size_t kMaxArtBytes = 256u << 20;  // the map art image (<art file=>)
+inline constexpr int kMaxArtSide = 65536;                // its width and height, in pixels
 }  // namespace limits
 
 // Loads the module in folder `dir` (files are named dir + "/" + relative path in diagnostics).

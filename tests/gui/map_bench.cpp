@@ -1,6 +1,9 @@
-// Drawing benchmark (not a test): the whole synthetic 1814-sized map with every counter visible
-// at full zoom-out, median frame time over N frames (glFinish before stopping the clock), plus
-// screenshots at three zoom levels. Run under Xvfb: xvfb-run -a -s "-screen 0 1600x1000x24" ...
+// Drawing benchmark (not a test): the whole map (synthetic, or --map FILE) with every counter
+// visible at full zoom-out. Median and 95th-percentile frame times over N frames (glFinish
+// before stopping the clock) for five kinds of frame: still, redraw (the counters' highlights
+// change), pan, zoom (the map layer rendered again) and uncached (no map layer at all); CPU
+// time per frame, time to the first frame, resident memory; screenshots at three zoom levels.
+// Run under Xvfb: xvfb-run -a -s "-screen 0 1600x1000x24" vedette_gui_bench [--map F] [--frames N]
 #include <SFML/Graphics.hpp>
 #include <SFML/OpenGL.hpp>
 #include <algorithm>
@@ -89,88 +92,114 @@ int main(int argc, char** argv) {
     cam.zoom = std::min(1600 / b.width, 1000 / b.height);
     Highlights hl;
     for (int i = 0; i < 30; ++i) hl.hexes.insert(def->map.hexes[static_cast<size_t>(i * 37 % def->map.hexes.size())].label);
-    bool cached = false;
-    SceneCache scene;
-    sf::RenderTexture offscreen;
-    offscreen.create(1600, 1000);
-    sf::RenderTarget* tgt = &win;
-    auto frame = [&] {
-        sf::RenderTarget& win = *tgt;
+    Highlights hl2 = hl;  // a different decision: other hexes lit, a piece selected
+    hl2.hexes.clear();
+    for (int i = 0; i < 30; ++i) hl2.hexes.insert(def->map.hexes[static_cast<size_t>(i * 41 % def->map.hexes.size())].label);
+    if (!view.pieces.empty()) hl2.selected_piece = view.pieces.front().id;
+
+    // One frame as the app draws it: the map from its layer (or drawn directly), the counters
+    // and highlights, the overview. `cached` false: every shape and glyph drawn (no layer).
+    static const char* skip_env = std::getenv("SKIP");
+    const std::string skip = skip_env ? skip_env : "";
+    auto frame = [&](const Camera& c0, const Highlights& h, bool cached) {
+        const Camera c = c0.snapped();
         win.clear(kTable);
-        static const char* skip = std::getenv("SKIP");
-        const std::string sk = skip ? skip : "";
-        auto paint = [&](sf::RenderTarget& t, const Camera& c) {
-            if (sk.find('m') == std::string::npos) map.draw(t, c);
-            if (sk.find('b') == std::string::npos) BoardPainter::draw(t, c, map, *def, view, hl, font, bold);
-        };
-        if (cached) scene.draw(win, cam, 1, paint);
-        else paint(win, cam);
-        if (sk.find('o') == std::string::npos) map.draw_overview(win, {10, 1000 - 170, 240, 160}, cam);
+        if (skip.find('m') == std::string::npos) {
+            if (cached) map.draw_cached(win, c);
+            else map.draw(win, c);
+        }
+        if (skip.find('b') == std::string::npos) BoardPainter::draw(win, c, map, *def, view, h, font, bold);
+        if (skip.find('o') == std::string::npos) map.draw_overview(win, {10, 1000 - 170, 240, 160}, c);
     };
-    frame();
+    frame(cam, hl, true);
     win.display();
     const float first_frame_ms = launch.getElapsedTime().asSeconds() * 1000;
-    std::vector<double> times;
-    sf::Clock clk;
-    const double w0 = cpu_ms();
-    for (int i = 0; i < frames; ++i) {
-        clk.restart();
-        frame();
-        glFinish();
-        times.push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
-        win.display();
-    }
-    std::sort(times.begin(), times.end());
-    // Same with the map cache (camera still: the usual case between two inputs).
-    const double cpu_window = (cpu_ms() - w0) / frames;
-    cached = true;
-    std::vector<double> warm;
-    const double w1 = cpu_ms();
-    for (int i = 0; i < frames; ++i) {
-        clk.restart();
-        frame();
-        glFinish();
-        warm.push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
-        win.display();
-    }
-    const double cpu_window_cached = (cpu_ms() - w1) / frames;
-    std::sort(warm.begin(), warm.end());
-    // Off-screen (no buffer swap to the X server): the drawing cost alone.
-    std::vector<double> off_cold, off_warm;
-    double cpu_cold = 0, cpu_warm = 0;
-    tgt = &offscreen;
-    for (int pass = 0; pass < 2; ++pass) {
-        cached = pass == 1;
+
+    struct Series {
+        std::vector<double> wall;
+        double cpu = 0;
+        int layer_renders = 0;
+        double median() const { return wall[wall.size() / 2]; }
+        double p95() const { return wall[std::min(wall.size() - 1, wall.size() * 95 / 100)]; }
+    };
+    // Wall time from the start of a frame to glFinish (the drawing done), like a real frame
+    // without the buffer swap; CPU time of the whole process (llvmpipe's threads included).
+    auto measure = [&](auto&& one) {
+        Series s;
+        for (int i = 0; i < 5; ++i) one(i), glFinish(), win.display();  // warm up
+        const int renders0 = map.layer_renders();
         const double c0 = cpu_ms();
+        sf::Clock clk;
         for (int i = 0; i < frames; ++i) {
-            offscreen.setActive(true);
             clk.restart();
-            frame();
+            one(i);
             glFinish();
-            (pass ? off_warm : off_cold).push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
+            s.wall.push_back(clk.getElapsedTime().asMicroseconds() / 1000.0);
+            win.display();
         }
-        (pass ? cpu_warm : cpu_cold) = (cpu_ms() - c0) / frames;
-    }
-    std::sort(off_cold.begin(), off_cold.end());
-    std::sort(off_warm.begin(), off_warm.end());
-    tgt = &win;
-    cached = false;
-    cached = true;
-    frame();
-    shot(win, out + "/bench_full_cached.png");
-    cached = false;
-    frame();
+        s.cpu = (cpu_ms() - c0) / frames;
+        s.layer_renders = map.layer_renders() - renders0;
+        std::sort(s.wall.begin(), s.wall.end());
+        return s;
+    };
+    // still: nothing changed since the last frame (redrawn after a mouse move, say).
+    const Series still = measure([&](int) { frame(cam, hl, true); });
+    // redraw: the counters' decision changed every frame (other highlights, a selection).
+    const Series redraw = measure([&](int i) { frame(cam, i % 2 ? hl2 : hl, true); });
+    // pan: the camera moves 7 pixels a frame (a drag), same zoom.
+    Camera moving = cam;
+    const Series pan = measure([&](int i) {
+        moving.center = cam.center + sf::Vector2f(static_cast<float>((i % 40) - 20), static_cast<float>((i % 30) - 15)) * (7.0f / cam.zoom);
+        frame(moving, i % 2 ? hl2 : hl, true);
+    });
+    // pan_close: the same drag zoomed in 3x: the layer holds the view plus a margin and is
+    // rendered again when the view leaves it.
+    Camera close = cam;
+    close.zoom *= 3.0f;
+    const Series pan_close = measure([&](int i) {
+        close.center = cam.center + sf::Vector2f(static_cast<float>(i), static_cast<float>(i / 2)) * (7.0f / close.zoom);
+        frame(close, hl, true);
+    });
+    // zoom: a new zoom level every frame (a wheel turn): the map layer is rendered again.
+    Camera zooming = cam;
+    const Series zoom = measure([&](int i) {
+        zooming.zoom = cam.zoom * (i % 2 ? 1.0f : 1.02f);
+        frame(zooming, hl, true);
+    });
+    // uncached: every map shape and glyph drawn to the window each frame (no layer).
+    const Series uncached = measure([&](int) { frame(cam, hl, false); });
+
+    frame(cam, hl, true);
     shot(win, out + "/bench_full.png");
-    cam.zoom *= 2.5f;
-    frame();
+    Camera closer = cam;
+    closer.zoom *= 2.5f;
+    frame(closer, hl, true);
     shot(win, out + "/bench_mid.png");
-    cam.zoom *= 3.0f;
-    cam.center = map.hex_center(def->map.hexes[600].hex);
-    frame();
+    closer.zoom *= 3.0f;
+    closer.center = map.hex_center(def->map.hexes[def->map.hexes.size() / 2].hex);
+    frame(closer, hl, true);
     shot(win, out + "/bench_close.png");
-    std::printf("{\"offscreen_median_ms\": %.3f, \"offscreen_cached_median_ms\": %.3f, \"window_median_ms\": %.3f, "
-                "\"window_cached_median_ms\": %.3f, \"cpu_per_frame_ms\": %.3f, \"cpu_per_frame_cached_ms\": %.3f, \"cpu_window_ms\": %.3f, \"cpu_window_cached_ms\": %.3f, \"first_frame_ms\": %.1f, \"map_vertices\": %zu}\n",
-                off_cold[off_cold.size() / 2], off_warm[off_warm.size() / 2], times[times.size() / 2],
-                warm[warm.size() / 2], cpu_cold, cpu_warm, cpu_window, cpu_window_cached, first_frame_ms, map.vertex_count());
+
+    long rss_kb = 0, hwm_kb = 0;
+    {
+        std::ifstream st("/proc/self/status");
+        for (std::string line; std::getline(st, line);) {
+            if (line.rfind("VmRSS:", 0) == 0) rss_kb = std::atol(line.c_str() + 6);
+            if (line.rfind("VmHWM:", 0) == 0) hwm_kb = std::atol(line.c_str() + 6);
+        }
+    }
+    auto json = [](const char* name, const Series& s) {
+        std::printf("  \"%s\": {\"median_ms\": %.2f, \"p95_ms\": %.2f, \"cpu_ms\": %.2f, \"layer_renders\": %d},\n", name,
+                    s.median(), s.p95(), s.cpu, s.layer_renders);
+    };
+    std::printf("{\n");
+    json("still", still);
+    json("redraw", redraw);
+    json("pan", pan);
+    json("pan_close", pan_close);
+    json("zoom", zoom);
+    json("uncached", uncached);
+    std::printf("  \"first_frame_ms\": %.1f, \"rss_mb\": %.1f, \"peak_rss_mb\": %.1f, \"map_vertices\": %zu, \"frames\": %d\n}\n",
+                first_frame_ms, rss_kb / 1024.0, hwm_kb / 1024.0, map.vertex_count(), frames);
     return 0;
 }

@@ -1,9 +1,13 @@
 # Runs a scripted GUI session under Xvfb, then checks the screenshots it wrote.
 # -DXVFB_RUN= -DVEDETTE= -DCHECK= -DOUT=<screenshot folder> -DARGS=<vedette arguments, ;-list>
-# -DCHECKS=<kind;file;kind;file...> (files relative to OUT)
+# -DCHECKS=<kind;file;kind;file...> (files relative to OUT) [-DENV=NAME=VALUE]
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(ENV{VEDETTE_DATA_DIR} ${OUT}/data)
+# -DENV=NAME=VALUE (optional): one more environment variable for vedette.
+if(ENV MATCHES "^([A-Z_]+)=(.*)$")
+  set(ENV{${CMAKE_MATCH_1}} "${CMAKE_MATCH_2}")
+endif()
 execute_process(
   COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${VEDETTE} ${ARGS} --size 1600x1000
   WORKING_DIRECTORY ${OUT}

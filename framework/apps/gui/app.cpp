@@ -2,10 +2,13 @@
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
+#include <SFML/OpenGL.hpp>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -113,6 +116,8 @@ bool App::open_module(const std::string& dir) {
     ai_rules_.reset();
     session_.reset();
     map_ = std::make_unique<MapRenderer>(def_->map, font_, bold_);
+    if (std::string why; !map_->load_art(def_->dir, &why)) status_ = why + "; the drawn map is shown instead.";
+    map_->show_art(show_art_);
     module_dir_input_ = dir;
     scenario_ = def_->scenarios.empty() ? "" : def_->scenarios.front().id;
     if (!opts_.scenario.empty() && def_->scenario(opts_.scenario)) scenario_ = opts_.scenario;
@@ -713,19 +718,18 @@ void App::draw_frame() {
     window_.clear(kTable);
     const bool board = (screen_ == Screen::Game || screen_ == Screen::Replay) && map_ && session_;
     if (board && handover_to_.empty()) {
-        auto paint = [&](sf::RenderTarget& t, const Camera& c) {
-            map_->draw(t, c);
-            BoardPainter::draw(t, c, *map_, *def_, view_, hl_, font_, bold_);
-        };
-        static const bool no_cache = std::getenv("VEDETTE_NO_CACHE") != nullptr;
-        if (no_cache) paint(window_, cam_);
-        else scene_.draw(window_, cam_, generation_, paint);
+        // The map comes from its off-screen layer (redrawn only at a new zoom); counters and
+        // highlights are drawn over it every frame. The camera is snapped to whole pixels so
+        // that the layer is copied, not resampled, and the counters sit exactly on it.
+        const Camera cam = cam_.snapped();
+        map_->draw_cached(window_, cam);
+        BoardPainter::draw(window_, cam, *map_, *def_, view_, hl_, font_, bold_);
         if (!hover_hex_.empty())
             if (auto h = def_->map.parse_label(hover_hex_)) {
                 sf::VertexArray va(sf::Triangles);
-                map_->add_hex_outline(va, *h, std::max(2.0f / cam_.zoom, 1.5f), hl_.colors.hover, 0.0f);
+                map_->add_hex_outline(va, *h, std::max(2.0f / cam.zoom, 1.5f), hl_.colors.hover, 0.0f);
                 const sf::View old = window_.getView();
-                window_.setView(cam_.view());
+                window_.setView(cam.view());
                 window_.draw(va);
                 window_.setView(old);
             }
@@ -733,15 +737,48 @@ void App::draw_frame() {
             if (const PieceView* p = view_.piece(drag_piece_)) {
                 // The dragged counter follows the cursor.
                 sf::VertexArray va(sf::Triangles);
-                const sf::Vector2f w = cam_.to_world(sf::Vector2f(last_mouse_));
+                const sf::Vector2f w = cam.to_world(sf::Vector2f(last_mouse_));
                 add_counter(va, w, BoardPainter::kCounterSide, counter_look(*def_, *p));
                 const sf::View old = window_.getView();
-                window_.setView(cam_.view());
+                window_.setView(cam.view());
                 window_.draw(va);
                 window_.setView(old);
             }
-        if (show_overview_) map_->draw_overview(window_, overview_rect_, cam_);
+        if (show_overview_) map_->draw_overview(window_, overview_rect_, cam);
     }
+    // Last, so that it also hides the counters and highlights that stick out of the board.
+    if (panel_bg_.width > 0) {
+        sf::VertexArray bg(sf::Triangles);
+        add_rect(bg, panel_bg_, panel_bg_color_);
+        window_.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(window_.getSize().x), static_cast<float>(window_.getSize().y))));
+        window_.draw(bg, sf::BlendNone);
+        panel_bg_ = {};  // ui_panel() sets it again in the next frame that has the panel
+    }
+}
+
+void App::check_pixels() {
+    if (pending_pixels_.empty()) return;
+    sf::Texture t;
+    t.create(window_.getSize().x, window_.getSize().y);
+    t.update(window_);
+    const sf::Image img = t.copyToImage();
+    const Camera cam = cam_.snapped();  // as draw_frame() drew it
+    for (auto& p : pending_pixels_) {
+        const sf::Vector2f s = cam.to_screen(p.world);
+        p.at = sf::Vector2i(static_cast<int>(std::floor(s.x)), static_cast<int>(std::floor(s.y)));
+        if (p.at.x < 0 || p.at.y < 0 || p.at.x >= static_cast<int>(img.getSize().x) || p.at.y >= static_cast<int>(img.getSize().y)) {
+            script_error(p.command, "the point is outside the window");
+            continue;
+        }
+        const sf::Color got = img.getPixel(static_cast<unsigned>(p.at.x), static_cast<unsigned>(p.at.y));
+        const int d = std::max({std::abs(got.r - p.want.r), std::abs(got.g - p.want.g), std::abs(got.b - p.want.b)});
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "pixel %d,%d is #%02x%02x%02x, expected #%02x%02x%02x (+-%d)", p.at.x, p.at.y, got.r, got.g,
+                      got.b, p.want.r, p.want.g, p.want.b, p.tolerance);
+        if (d > p.tolerance) script_error(p.command, buf);
+        else std::cerr << "vedette: " << p.command.verb << " " << p.command.rest << ": ok (" << buf << ")\n";
+    }
+    pending_pixels_.clear();
 }
 
 void App::take_screenshot(const std::string& path) {
@@ -777,6 +814,10 @@ void App::ui_menu() {
     if (ImGui::BeginMenu("View")) {
         if (ImGui::MenuItem("Fit map", "Home")) fit_map();
         ImGui::MenuItem("Overview map", nullptr, &show_overview_);
+        if (map_ && map_->has_art()) {  // the module ships map art: it or the drawn map
+            if (ImGui::MenuItem("Map: the module's art", nullptr, show_art_)) show_art_ = true, map_->show_art(true);
+            if (ImGui::MenuItem("Map: drawn from the map data", nullptr, !show_art_)) show_art_ = false, map_->show_art(false);
+        }
         if (ImGui::MenuItem("Colour-blind-safe highlights", nullptr, &colour_blind_)) refresh();
         if (ImGui::BeginMenu("UI scale")) {
             for (float s : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f}) {
@@ -912,8 +953,16 @@ void App::ui_panel() {
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(ds.x - panel_width_, menu_height_), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(panel_width_, ds.y - menu_height_), ImGuiCond_Always);
+    // The panel's background is painted by draw_frame() as one flat, unblended rectangle:
+    // ImGui would fill it with a textured, blended quad, several milliseconds a frame on a
+    // software rasteriser.
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    panel_bg_ = {ds.x - panel_width_, menu_height_, panel_width_, ds.y - menu_height_};
+    panel_bg_color_ = sf::Color(static_cast<sf::Uint8>(bg.x * 255), static_cast<sf::Uint8>(bg.y * 255), static_cast<sf::Uint8>(bg.z * 255));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0, 0, 0, 0));
     ImGui::Begin("##panel", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::PopStyleColor();
     const std::string d = view_.decision.role;
     // Turn track.
     ImGui::PushFont(imgui_.fonts().bold);
@@ -1316,11 +1365,11 @@ bool App::script_error(const ScriptCommand& c, const std::string& msg) {
 }
 
 void App::run_script_step() {
-    if (script_pos_ >= script_.size()) return;
-    if (script_wait_ > 0) {
+    if (script_wait_ > 0) {  // also after the last command: a script may end with "wait N"
         --script_wait_;
         return;
     }
+    if (script_pos_ >= script_.size()) return;
     const ScriptCommand& c = script_[script_pos_];
     if (c.verb == "wait-ai") {
         // Until no AI job runs and a human (or nobody) decides; at most 2000 frames.
@@ -1453,6 +1502,22 @@ void App::run_script_step() {
     } else if (c.verb == "fit") fit_map();
     else if (c.verb == "ui-scale") imgui_.set_scale(static_cast<float>(std::atof(arg(0).c_str())));
     else if (c.verb == "colour-blind") colour_blind_ = arg(0) != "off", refresh();
+    else if (c.verb == "map-art") {
+        if (!map_ || !map_->has_art()) return (void)script_error(c, "the module has no map art");
+        show_art_ = arg(0) != "off";
+        map_->show_art(show_art_);
+    } else if (c.verb == "expect-pixel") {
+        // expect-pixel LABEL DX DY #rrggbb [TOLERANCE]: the pixel at the centre of hex LABEL
+        // moved by DX, DY hex sizes (world units / kHexSize), once this frame is drawn.
+        const auto h = def_ && map_ ? def_->map.parse_label(arg(0)) : std::nullopt;
+        if (!h || c.args.size() < 4) return (void)script_error(c, "usage: expect-pixel LABEL DX DY #rrggbb [TOLERANCE]");
+        const sf::Vector2f off(static_cast<float>(std::atof(arg(1).c_str())), static_cast<float>(std::atof(arg(2).c_str())));
+        const sf::Color none(1, 2, 3, 0);
+        const sf::Color want = parse_color(arg(3), none);
+        if (want == none) return (void)script_error(c, "bad colour " + arg(3));
+        pending_pixels_.push_back({c, map_->hex_center(*h) + off * MapRenderer::kHexSize, {}, want,
+                                   c.args.size() > 4 ? std::atoi(arg(4).c_str()) : 8});
+    }
     else if (c.verb == "about") show_about_ = arg(0) != "off";
     else if (c.verb == "expect-screen") {
         const char* names[] = {"start", "game", "replay"};
@@ -1477,10 +1542,21 @@ void App::run_script_step() {
 
 // ---- main loop -------------------------------------------------------------------------------
 
+namespace {
+// CPU time of the whole process, Mesa's rasteriser threads included (VEDETTE_TIMING).
+double process_cpu_ms() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
+}
+}  // namespace
+
 int App::run() {
     sf::Clock launch;
     sf::ContextSettings cs;
-    cs.antialiasingLevel = opts_.screenshot.empty() && opts_.script.empty() ? 4 : 0;
+    // No multisampling: the board is copied from the map layer and counters are axis-aligned
+    // squares; 4x samples would only quadruple the fill cost on a software rasteriser.
+    cs.antialiasingLevel = 0;
     window_.create(sf::VideoMode(opts_.width, opts_.height), "Vedette", sf::Style::Default, cs);
     window_.setFramerateLimit(60);
     const std::string f1 = find_font(FontStyle::SansCondensed), f2 = find_font(FontStyle::SansCondensedBold);
@@ -1556,6 +1632,9 @@ int App::run() {
             frame_clock.restart();
             continue;
         }
+        static const bool timing = std::getenv("VEDETTE_TIMING") != nullptr;
+        sf::Clock draw_clock;
+        const double cpu0 = timing ? process_cpu_ms() : 0;
         imgui_.new_frame(window_, frame_clock.restart().asSeconds());
         update_viewport();
         ui_menu();
@@ -1569,9 +1648,16 @@ int App::run() {
         ui_handover();
         draw_frame();
         imgui_.render(window_);
+        if (timing && !first) {
+            // Widgets, board and drawing finished (glFinish), before the buffer swap.
+            glFinish();
+            frame_ms_.push_back(draw_clock.getElapsedTime().asMicroseconds() / 1000.0);
+            frame_cpu_ms_ += process_cpu_ms() - cpu0;
+        }
         ++frame_no_;
         for (const auto& p : pending_shots_) take_screenshot(p);
         pending_shots_.clear();
+        check_pixels();
         if (!opts_.screenshot.empty() && frame_no_ >= std::max(1, opts_.frames) && script_pos_ >= script_.size()) {
             take_screenshot(opts_.screenshot);
             quit_ = true;
@@ -1586,6 +1672,13 @@ int App::run() {
     cancel_ai();
     window_.close();
     if (std::getenv("VEDETTE_TIMING")) {
+        if (!frame_ms_.empty()) {
+            std::sort(frame_ms_.begin(), frame_ms_.end());
+            std::cerr << "vedette: " << frame_ms_.size() << " frames after the first: median " << frame_ms_[frame_ms_.size() / 2]
+                      << " ms, 95th percentile " << frame_ms_[std::min(frame_ms_.size() - 1, frame_ms_.size() * 95 / 100)]
+                      << " ms; CPU time (all threads) " << frame_cpu_ms_ / static_cast<double>(frame_ms_.size())
+                      << " ms per frame\n";
+        }
         std::ifstream st("/proc/self/status");
         for (std::string line; std::getline(st, line);)
             if (line.rfind("VmHWM", 0) == 0) std::cerr << "vedette: peak resident memory " << line.substr(6) << "\n";

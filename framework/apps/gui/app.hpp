@@ -145,10 +145,10 @@ private:
 
     // board interaction
     Camera cam_;
-    SceneCache scene_;
     Highlights hl_;
     bool colour_blind_ = false;
     bool show_overview_ = true;
+    bool show_art_ = true;  // the module's map art, when it has some (View menu)
     std::string selected_piece_;
     std::vector<std::string> chooser_;        // entries: action texts, or "select:<piece id>"
     std::vector<std::string> chooser_labels_;
@@ -161,6 +161,8 @@ private:
     sf::Vector2i press_pos_, last_mouse_;
     sf::FloatRect overview_rect_;
     float panel_width_ = 420;
+    sf::FloatRect panel_bg_;  // set by ui_panel(), painted by draw_frame()
+    sf::Color panel_bg_color_;
     float menu_height_ = 22;
 
     // dialogs
@@ -176,7 +178,18 @@ private:
     int script_ai_wait_ = 0;
     bool script_failed_ = false;
     std::vector<std::string> pending_shots_;
+    struct PixelCheck {  // expect-pixel: checked once the frame is drawn
+        ScriptCommand command;
+        sf::Vector2f world;  // the point sampled
+        sf::Vector2i at;     // its window pixel, when checked
+        sf::Color want;
+        int tolerance = 0;
+    };
+    std::vector<PixelCheck> pending_pixels_;
+    void check_pixels();
     int frame_no_ = 0;
+    std::vector<double> frame_ms_;  // VEDETTE_TIMING: drawing time of each frame
+    double frame_cpu_ms_ = 0;       // and the CPU time they took
     int idle_frames_ = 0;
     bool quit_ = false;
 };

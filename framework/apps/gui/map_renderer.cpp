@@ -65,6 +65,16 @@ sf::Vector2f Camera::to_world(sf::Vector2f s) const {
             center.y + (s.y - viewport.top - viewport.height / 2) / zoom};
 }
 
+Camera Camera::snapped() const {
+    // to_screen(w) = w * zoom + k with k = viewport centre - center * zoom: make k whole.
+    Camera c = *this;
+    const float kx = viewport.left + viewport.width / 2 - center.x * zoom;
+    const float ky = viewport.top + viewport.height / 2 - center.y * zoom;
+    c.center.x = (viewport.left + viewport.width / 2 - std::round(kx)) / zoom;
+    c.center.y = (viewport.top + viewport.height / 2 - std::round(ky)) / zoom;
+    return c;
+}
+
 void Camera::zoom_at(sf::Vector2f screen, float factor, float min_zoom, float max_zoom) {
     const sf::Vector2f before = to_world(screen);
     zoom = std::clamp(zoom * factor, min_zoom, max_zoom);
@@ -92,77 +102,49 @@ void StaticMesh::draw(sf::RenderTarget& t, const sf::RenderStates& st) const {
     else if (count_ > 0) t.draw(array_, st);
 }
 
-// ---- SceneCache --------------------------------------------------------------------------
-
-bool SceneCache::begin(sf::RenderTarget& target, const Camera& cam, std::uint64_t generation) {
-    if (!ok_) return false;
-    const auto w = static_cast<unsigned>(cam.viewport.width), h = static_cast<unsigned>(cam.viewport.height);
-    if (w == 0 || h == 0) return false;
-    dirty_ = !(valid_ && generation == generation_ && cam_.center == cam.center && cam_.zoom == cam.zoom &&
-               cam_.viewport == cam.viewport && cam_.window_size == cam.window_size);
-    if (!dirty_) return true;
-    if (texture_.getSize() != sf::Vector2u(w, h) && !texture_.create(w, h)) {
-        ok_ = false;
-        return false;
-    }
-    local_ = cam;
-    local_.viewport = {0, 0, static_cast<float>(w), static_cast<float>(h)};
-    local_.window_size = {w, h};
-    texture_.clear(kTable);
-    cam_ = cam;
-    generation_ = generation;
-    return true;
-}
-
-void SceneCache::finish() {
-    texture_.display();
-    valid_ = true;
-    dirty_ = false;
-}
+// ---- LayerTexture ------------------------------------------------------------------------
 
 namespace {
-using GlBindFramebuffer = void (*)(unsigned, unsigned);
-using GlBlitFramebuffer = void (*)(int, int, int, int, int, int, int, int, unsigned, unsigned);
-constexpr unsigned kGlFramebuffer = 0x8D40, kGlReadFramebuffer = 0x8CA8, kGlDrawFramebuffer = 0x8CA9,
-                   kGlFramebufferBinding = 0x8CA6, kGlColorBufferBit = 0x4000, kGlNearest = 0x2600;
+constexpr unsigned kGlBgra = 0x80E1;
+
+// gl_FragColor = the texel: no colour modulation, so llvmpipe sees a plain blit.
+const sf::Shader* blit_shader() {
+    static sf::Shader shader;
+    static const bool ok = sf::Shader::isAvailable() && std::getenv("VEDETTE_NO_BLIT_SHADER") == nullptr &&
+                           shader.loadFromMemory(
+                               "void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex;"
+                               " gl_TexCoord[0] = gl_TextureMatrix[0] * gl_MultiTexCoord0; }",
+                               "uniform sampler2D texture;"
+                               "void main() { gl_FragColor = texture2D(texture, gl_TexCoord[0].xy); }");
+    if (ok) shader.setUniform("texture", sf::Shader::CurrentTexture);
+    return ok ? &shader : nullptr;
+}
 }  // namespace
 
-bool SceneCache::fast_blit(sf::RenderWindow& window, const Camera& cam) {
-    // A framebuffer blit copies the cached pixels to the window without texture sampling, which
-    // is what a software rasteriser (Mesa llvmpipe) spends most of a still frame on.
-    static const bool disabled = std::getenv("VEDETTE_NO_FAST_BLIT") != nullptr;
-    static const auto bind = reinterpret_cast<GlBindFramebuffer>(sf::Context::getFunction("glBindFramebuffer"));
-    static const auto blit = reinterpret_cast<GlBlitFramebuffer>(sf::Context::getFunction("glBlitFramebuffer"));
-    if (disabled || !bind || !blit || !sf::Shader::isAvailable()) return false;
-    if (!window.setActive(true) || !texture_.setActive(true)) return false;
-    GLint fbo = 0;
-    glGetIntegerv(kGlFramebufferBinding, &fbo);
-    if (fbo == 0) {
-        window.setActive(true);
-        return false;
-    }
-    const int w = static_cast<int>(texture_.getSize().x), h = static_cast<int>(texture_.getSize().y);
-    const int x = static_cast<int>(std::round(cam.viewport.left));
-    const int y = static_cast<int>(cam.window_size.y) - static_cast<int>(std::round(cam.viewport.top)) - h;
-    bind(kGlReadFramebuffer, static_cast<unsigned>(fbo));
-    bind(kGlDrawFramebuffer, 0);
-    glDisable(GL_SCISSOR_TEST);
-    blit(0, 0, w, h, x, y, x + w, y + h, kGlColorBufferBit, kGlNearest);
-    bind(kGlFramebuffer, 0);
-    window.setActive(true);  // SFML re-binds the window's framebuffer and forgets the FBO
+bool LayerTexture::ensure(unsigned w, unsigned h) {
+    if (texture_.getSize() == sf::Vector2u(w, h)) return true;
+    if (!texture_.create(w, h)) return false;
+    // Same texture, re-specified with BGRA pixels: Mesa then stores it as B8G8R8A8, the
+    // window's order, which its fast copy path needs. Other drivers just take the hint.
+    sf::Texture::bind(&texture_.getTexture());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, static_cast<GLsizei>(w), static_cast<GLsizei>(h), 0, kGlBgra,
+                 GL_UNSIGNED_BYTE, nullptr);
+    const bool ok = glGetError() == GL_NO_ERROR;
+    sf::Texture::bind(nullptr);
+    if (!ok) return texture_.create(w, h);
     return true;
 }
 
-void SceneCache::blit(sf::RenderTarget& target, const Camera& cam) {
-    if (auto* win = dynamic_cast<sf::RenderWindow*>(&target); win && fast_blit(*win, cam)) return;
-    const sf::View old = target.getView();
-    target.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(cam.window_size.x), static_cast<float>(cam.window_size.y))));
-    sf::Sprite sprite(texture_.getTexture());
-    sprite.setPosition(std::round(cam.viewport.left), std::round(cam.viewport.top));
-    sf::RenderStates st;
-    st.blendMode = sf::BlendNone;  // the cache is opaque (cleared with the table colour)
-    target.draw(sprite, st);
-    target.setView(old);
+void LayerTexture::blit(sf::RenderTarget& t, sf::IntRect src, sf::Vector2f dst) const {
+    if (src.width <= 0 || src.height <= 0) return;
+    const sf::View old = t.getView();
+    t.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(t.getSize().x), static_cast<float>(t.getSize().y))));
+    sf::Sprite sprite(texture_.getTexture(), src);
+    sprite.setPosition(dst);
+    sf::RenderStates st(sf::BlendNone);  // the layer is opaque (cleared with the table colour)
+    st.shader = blit_shader();
+    t.draw(sprite, st);
+    t.setView(old);
 }
 
 // ---- MapRenderer -------------------------------------------------------------------------
@@ -478,19 +460,124 @@ void MapRenderer::build() {
         }
     }
 
+    auto opaque = [](const sf::VertexArray& va) {
+        for (size_t i = 0; i < va.getVertexCount(); ++i)
+            if (va[i].color.a != 255) return false;
+        return true;
+    };
+    // Opaque layers are drawn without blending: half the fill cost on a software rasteriser.
+    fills_opaque_ = opaque(fills);
+    overlay_opaque_ = opaque(over);
+    markers_opaque_ = opaque(marks);
     fills_.set(fills);
     grid_.set(grid);
     overlay_.set(over);
     markers_.set(marks);
 }
 
+// ---- map art -----------------------------------------------------------------------------
+
+bool MapRenderer::load_art(const std::string& module_dir, std::string* why) {
+    art_tiles_.clear();
+    if (!map_.art) return true;
+    const core::MapArt& art = *map_.art;
+    sf::Image image;
+    if (!image.loadFromFile(module_dir + "/" + art.file)) {
+        *why = "cannot read the map art " + art.file;
+        return false;
+    }
+    // World position of image pixel (u, v): the inverse of the calibration, scaled to kHexSize.
+    const double* m = art.to_image;
+    const double det = m[0] * m[4] - m[1] * m[3];
+    if (det == 0) {
+        *why = "the map art's calibration is degenerate";
+        return false;
+    }
+    auto world = [&](double u, double v) {
+        u -= m[2], v -= m[5];
+        return sf::Vector2f(static_cast<float>(kHexSize * (m[4] * u - m[1] * v) / det),
+                            static_cast<float>(kHexSize * (-m[3] * u + m[0] * v) / det));
+    };
+    // Tiles the driver can hold, overlapping by a pixel on each side so that smooth filtering
+    // at a tile's edge reads the real neighbour, not a clamped copy (no seams).
+    unsigned max_side = std::min(sf::Texture::getMaximumSize(), 4096u);
+    // Tests set smaller tiles to check that a split image stays aligned and seamless.
+    if (const char* t = std::getenv("VEDETTE_ART_TILE"); t && std::atoi(t) >= 16)
+        max_side = std::min(max_side, static_cast<unsigned>(std::atoi(t)));
+    const unsigned step = max_side - 2;
+    const unsigned W = image.getSize().x, H = image.getSize().y;
+    for (unsigned y0 = 0; y0 < H; y0 += step) {
+        for (unsigned x0 = 0; x0 < W; x0 += step) {
+            const unsigned w = std::min(step, W - x0), h = std::min(step, H - y0);
+            const unsigned bx = x0 > 0 ? 1 : 0, by = y0 > 0 ? 1 : 0;  // border pixels before
+            const unsigned tw = w + bx + (x0 + w < W ? 1 : 0), th = h + by + (y0 + h < H ? 1 : 0);
+            ArtTile tile;
+            tile.texture = std::make_unique<sf::Texture>();
+            if (!tile.texture->loadFromImage(image, sf::IntRect(static_cast<int>(x0 - bx), static_cast<int>(y0 - by),
+                                                                static_cast<int>(tw), static_cast<int>(th)))) {
+                *why = "the map art " + art.file + " does not fit in a texture";
+                art_tiles_.clear();
+                return false;
+            }
+            tile.texture->setSmooth(true);
+            tile.texture->generateMipmap();  // minified without shimmer when zoomed out
+            const sf::Vector2f a = world(x0, y0), b = world(x0 + w, y0), c = world(x0 + w, y0 + h), d = world(x0, y0 + h);
+            const sf::Color white = sf::Color::White;
+            const float u0 = static_cast<float>(bx), v0 = static_cast<float>(by);
+            const float u1 = u0 + static_cast<float>(w), v1 = v0 + static_cast<float>(h);
+            tile.quad.append(sf::Vertex(a, white, {u0, v0}));
+            tile.quad.append(sf::Vertex(b, white, {u1, v0}));
+            tile.quad.append(sf::Vertex(c, white, {u1, v1}));
+            tile.quad.append(sf::Vertex(a, white, {u0, v0}));
+            tile.quad.append(sf::Vertex(c, white, {u1, v1}));
+            tile.quad.append(sf::Vertex(d, white, {u0, v1}));
+            art_tiles_.push_back(std::move(tile));
+        }
+    }
+    layer_valid_ = false;
+    overview_rect_ = {};
+    return true;
+}
+
+void MapRenderer::show_art(bool on) {
+    if (on == show_art_) return;
+    show_art_ = on;
+    layer_valid_ = false;
+    overview_rect_ = {};  // the overview is redrawn too
+}
+
+void MapRenderer::draw_art(sf::RenderTarget& target, sf::Uint8 alpha) const {
+    for (const auto& t : art_tiles_) {
+        sf::VertexArray q = t.quad;
+        for (size_t i = 0; i < q.getVertexCount(); ++i) q[i].color.a = alpha;
+        sf::RenderStates st(t.texture.get());
+        if (alpha == 255) st.blendMode = sf::BlendNone;
+        target.draw(q, st);
+    }
+}
+
 void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
     const sf::View old = target.getView();
     target.setView(cam.view());
-    fills_.draw(target);
-    if (cam.zoom * kHexSize >= 7.0f) grid_.draw(target);
-    overlay_.draw(target);
-    markers_.draw(target);
+    const sf::RenderStates none(sf::BlendNone), blend;
+    // With the art: the drawn terrain only under it (vector="all"), hexsides, markers and
+    // names over it unless vector="grid", the grid always.
+    const bool art = showing_art();
+    const auto keep = art ? map_.art->vector : core::MapArt::Vector::All;
+    if (!art || keep == core::MapArt::Vector::All) fills_.draw(target, fills_opaque_ ? none : blend);
+    if (art) draw_art(target, static_cast<sf::Uint8>(std::lround(255 * std::clamp(map_.art->opacity, 0.0, 1.0))));
+    if (art) {
+        if (cam.zoom * kHexSize >= 7.0f) grid_.draw(target);
+        if (keep != core::MapArt::Vector::Grid) {
+            overlay_.draw(target, overlay_opaque_ ? none : blend);
+            markers_.draw(target, markers_opaque_ ? none : blend);
+        }
+    } else {
+        if (cam.zoom * kHexSize >= 7.0f) grid_.draw(target);
+        overlay_.draw(target, overlay_opaque_ ? none : blend);
+        markers_.draw(target, markers_opaque_ ? none : blend);
+    }
+    const bool names = !art || keep != core::MapArt::Vector::Grid;
 
     // Screen-space text.
     target.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(cam.window_size.x), static_cast<float>(cam.window_size.y))));
@@ -501,7 +588,7 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
         return s.x > vp.left - margin && s.x < vp.left + vp.width + margin && s.y > vp.top - margin &&
                s.y < vp.top + vp.height + margin;
     };
-    if (hex_px >= 10.0f) {
+    if (names && hex_px >= 10.0f) {
         // Greedy placement: a name that would overlap one already placed is left out, so the
         // zoomed-out map shows the fortresses and capitals and more names appear as you zoom in.
         std::vector<sf::FloatRect> placed;
@@ -558,6 +645,60 @@ void MapRenderer::draw(sf::RenderTarget& target, const Camera& cam) const {
     target.setView(old);
 }
 
+void MapRenderer::draw_cached(sf::RenderTarget& target, const Camera& cam) const {
+    static const bool disabled = std::getenv("VEDETTE_NO_CACHE") != nullptr;
+    if (disabled || !layer_ok_ || cam.viewport.width < 1 || cam.viewport.height < 1) return draw(target, cam);
+    // Pixel space at this zoom: P = world * zoom; the camera shows P + k on the screen.
+    const float z = cam.zoom;
+    const float kx = cam.viewport.left + cam.viewport.width / 2 - cam.center.x * z;
+    const float ky = cam.viewport.top + cam.viewport.height / 2 - cam.center.y * z;
+    const sf::IntRect visible(static_cast<int>(std::floor(cam.viewport.left - kx)), static_cast<int>(std::floor(cam.viewport.top - ky)),
+                              static_cast<int>(std::ceil(cam.viewport.width)), static_cast<int>(std::ceil(cam.viewport.height)));
+    // The map's pixels (plus a margin for names and symbols that stick out).
+    const int pad = static_cast<int>(std::ceil(kHexSize * z)) + 4;
+    const sf::IntRect whole(static_cast<int>(std::floor(bounds_.left * z)) - pad, static_cast<int>(std::floor(bounds_.top * z)) - pad,
+                            static_cast<int>(std::ceil(bounds_.width * z)) + 2 * pad, static_cast<int>(std::ceil(bounds_.height * z)) + 2 * pad);
+    sf::IntRect need;
+    if (!visible.intersects(whole, need)) return;  // only the table is visible
+    const int cap = static_cast<int>(std::min(sf::Texture::getMaximumSize(), 4096u));
+    if (need.width > cap || need.height > cap) return draw(target, cam);  // a giant window
+    auto contains = [](const sf::IntRect& outer, const sf::IntRect& r) {
+        return r.left >= outer.left && r.top >= outer.top && r.left + r.width <= outer.left + outer.width &&
+               r.top + r.height <= outer.top + outer.height;
+    };
+    if (!layer_valid_ || layer_zoom_ != z || !contains(layer_rect_, need)) {
+        // The view plus a margin (so that a drag re-renders now and then, not every frame), or
+        // the whole map when that is all there is to see. Not more: a new zoom renders this
+        // much, and its cost grows with the pixels.
+        const int margin = 160;
+        const sf::IntRect around(visible.left - margin, visible.top - margin, visible.width + 2 * margin,
+                                 visible.height + 2 * margin);
+        sf::IntRect rect;
+        if (!around.intersects(whole, rect)) rect = need;
+        if (rect.width > cap) rect.left = std::clamp(rect.left, need.left + need.width - cap, need.left), rect.width = cap;
+        if (rect.height > cap) rect.top = std::clamp(rect.top, need.top + need.height - cap, need.top), rect.height = cap;
+        if (!layer_.ensure(static_cast<unsigned>(rect.width), static_cast<unsigned>(rect.height))) {
+            layer_ok_ = false;
+            return draw(target, cam);
+        }
+        Camera local;
+        local.zoom = z;
+        local.viewport = {0, 0, static_cast<float>(rect.width), static_cast<float>(rect.height)};
+        local.window_size = {static_cast<unsigned>(rect.width), static_cast<unsigned>(rect.height)};
+        local.center = {(rect.width / 2.0f + rect.left) / z, (rect.height / 2.0f + rect.top) / z};
+        sf::RenderTexture& rt = layer_.target();
+        rt.clear(kTable);
+        draw(rt, local);
+        rt.display();
+        layer_rect_ = rect;
+        layer_zoom_ = z;
+        layer_valid_ = true;
+        ++layer_renders_;
+    }
+    const sf::IntRect src(need.left - layer_rect_.left, need.top - layer_rect_.top, need.width, need.height);
+    layer_.blit(target, src, {std::round(need.left + kx), std::round(need.top + ky)});
+}
+
 sf::View MapRenderer::overview_view(sf::FloatRect rect, sf::Vector2u win) const {
     // Fit the map's bounds into rect, keeping proportions.
     const float sx = rect.width / bounds_.width, sy = rect.height / bounds_.height;
@@ -584,7 +725,8 @@ void MapRenderer::draw_overview(sf::RenderTarget& target, sf::FloatRect rect, co
         if (overview_cache_.getSize() != sf::Vector2u(w, h)) overview_cache_.create(w, h);
         overview_cache_.clear(sf::Color(40, 40, 48));
         overview_cache_.setView(overview_view({0, 0, rect.width, rect.height}, {w, h}));
-        overview_cache_.draw(overview_va_);
+        if (showing_art()) draw_art(overview_cache_, 255);
+        else overview_cache_.draw(overview_va_);
         overview_cache_.display();
         overview_rect_ = rect;
     }

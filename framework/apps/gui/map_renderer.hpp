@@ -1,7 +1,11 @@
 // Draws a module's map (core::MapDef) as vector shapes: terrain fills and symbols, hexsides
 // (rivers, bridges, lakes, roads), region borders, city markers; names and hex labels as
 // batched screen-space text so they stay crisp at every zoom. The static geometry is built once
-// in world coordinates and uploaded to GPU vertex buffers; each frame is a handful of draws.
+// in world coordinates and uploaded to GPU vertex buffers. Or, when the module ships map art
+// (map.xml <art>) and it is switched on, the art (split into textures the driver can hold,
+// placed by the calibration) under the grid and whatever of the drawn map <art vector=> keeps.
+// draw_cached() renders all that once per zoom level into an off-screen layer and then only
+// copies the visible part: panning and redrawing counters do not redraw the map.
 #pragma once
 
 #include <SFML/Graphics.hpp>
@@ -27,6 +31,9 @@ struct Camera {
     sf::View view() const;
     sf::Vector2f to_screen(sf::Vector2f world) const;
     sf::Vector2f to_world(sf::Vector2f screen) const;
+    // The same camera moved by less than half a pixel so that world points land on the same
+    // pixel grid at every position (a cached layer is then copied 1:1, not resampled).
+    Camera snapped() const;
     // Keeps the world point under `screen` fixed while zooming by `factor`.
     void zoom_at(sf::Vector2f screen, float factor, float min_zoom, float max_zoom);
 };
@@ -44,33 +51,19 @@ private:
     size_t count_ = 0;
 };
 
-// Renders a scene (map + counters + highlights) once into an off-screen texture and blits it
-// while neither the camera nor the scene changed: a still frame costs one textured quad.
-class SceneCache {
+// An off-screen layer, stored as B8G8R8A8 where the driver allows it, copied to the target 1:1
+// with a plain texture-fetch shader and no blending. On Mesa's llvmpipe that is a row copy
+// instead of a general fragment shader: a full-window copy costs ~3 ms of CPU instead of ~10.
+class LayerTexture {
 public:
-    template <class Paint>
-    void draw(sf::RenderTarget& target, const Camera& cam, std::uint64_t generation, Paint&& paint) {
-        if (!begin(target, cam, generation)) {
-            paint(target, cam);
-            return;
-        }
-        if (dirty_) {
-            paint(texture_, local_);
-            finish();
-        }
-        blit(target, cam);
-    }
-    void invalidate() { valid_ = false; }
+    bool ensure(unsigned w, unsigned h);  // (re)creates when the size changes; false on failure
+    sf::RenderTexture& target() { return texture_; }
+    sf::Vector2u size() const { return texture_.getSize(); }
+    // Copies `src` (texture pixels, origin top left) to window pixel `dst` of `t`.
+    void blit(sf::RenderTarget& t, sf::IntRect src, sf::Vector2f dst) const;
 
 private:
-    bool begin(sf::RenderTarget& target, const Camera& cam, std::uint64_t generation);
-    void finish();
-    void blit(sf::RenderTarget& target, const Camera& cam);
-    bool fast_blit(sf::RenderWindow& window, const Camera& cam);
     sf::RenderTexture texture_;
-    Camera cam_, local_;
-    std::uint64_t generation_ = 0;
-    bool valid_ = false, dirty_ = false, ok_ = true;
 };
 
 class MapRenderer {
@@ -78,6 +71,13 @@ public:
     static constexpr float kHexSize = 40.0f;  // world units, centre to corner
 
     MapRenderer(const core::MapDef& map, const sf::Font& font, const sf::Font& bold);
+
+    // The module's map art (map.xml <art>), read from `module_dir`. False (with `why`) when
+    // the image cannot be read; the drawn map is then used.
+    bool load_art(const std::string& module_dir, std::string* why);
+    bool has_art() const { return !art_tiles_.empty(); }
+    bool showing_art() const { return show_art_ && has_art(); }
+    void show_art(bool on);
 
     const hex::Layout& layout() const { return layout_; }
     sf::FloatRect world_bounds() const { return bounds_; }
@@ -87,6 +87,12 @@ public:
 
     // Map geometry (in the camera's view) plus names/labels in screen space.
     void draw(sf::RenderTarget& target, const Camera& cam) const;
+    // The same from the off-screen layer, re-rendered only when the zoom, the art switch or
+    // the window size changed or the view left the cached area. Use a snapped() camera so the
+    // layer is copied 1:1. Falls back to draw() when off-screen textures are unavailable.
+    void draw_cached(sf::RenderTarget& target, const Camera& cam) const;
+    // Re-renders of the layer so far (the benchmark reports them).
+    int layer_renders() const { return layer_renders_; }
     // The whole map fitted in `rect` (window pixels), with the camera's view outlined.
     void draw_overview(sf::RenderTarget& target, sf::FloatRect rect, const Camera& cam) const;
     // Window-pixel rectangle where draw_overview put the map last (for clicks).
@@ -102,6 +108,7 @@ private:
     void build();
     void add_terrain_symbol(sf::VertexArray& va, const std::string& symbol, sf::Vector2f c, hex::Hex h) const;
     void add_feature_marker(sf::VertexArray& va, const core::HexDef& hd, sf::Vector2f c) const;
+    void draw_art(sf::RenderTarget& target, sf::Uint8 alpha) const;
     sf::View overview_view(sf::FloatRect rect, sf::Vector2u win) const;
 
     const core::MapDef& map_;
@@ -110,6 +117,21 @@ private:
     hex::Layout layout_;
     sf::FloatRect bounds_;
     StaticMesh fills_, grid_, overlay_, markers_;
+    bool fills_opaque_ = false, overlay_opaque_ = false, markers_opaque_ = false;  // draw without blending
+
+    struct ArtTile {
+        std::unique_ptr<sf::Texture> texture;
+        sf::VertexArray quad{sf::Triangles};  // world positions, texture pixels
+    };
+    std::vector<ArtTile> art_tiles_;
+    bool show_art_ = true;
+
+    // draw_cached(): the layer and the area it holds, in pixels at `layer_zoom_` (world * zoom).
+    mutable LayerTexture layer_;
+    mutable sf::IntRect layer_rect_;
+    mutable float layer_zoom_ = 0;
+    mutable bool layer_valid_ = false, layer_ok_ = true;
+    mutable int layer_renders_ = 0;
     sf::VertexArray overview_va_;
     struct Name {
         sf::Vector2f world;  // anchor (below the marker)
