@@ -14,7 +14,8 @@
 -- own with C.primitives[name] / C.selectors[key] from its main.lua (before the rules freeze).
 --
 -- Piles (top first): the decks, "rec_hand_<side>" (owner's eyes only), "rec_discard" (public).
--- Variables: "cards_turn" (this Turn's sequence of laying), "cards_pending" (the effects of the
+-- Variables: "_cards_turn" (this Turn's sequence of laying: private, since it tells who drew a
+-- single-instruction card before it is laid), "cards_pending" (the effects of the
 -- card being played that act at once), "cards_active" (the effects that last this Turn, read by
 -- the rules through C.active / C.sum; stale entries are ignored and dropped next Turn),
 -- "_cards_drawn" (the card each side drew this Turn: private, stripped from players' views).
@@ -267,7 +268,7 @@ end
 -- a decision was set; false when the Turn's cards are all played.
 function C.start_of_turn(ctx, game)
     if not C.enabled(ctx, game) then return false end
-    local st = game.var("cards_turn")
+    local st = game.var("_cards_turn")
     if not st or st.turn ~= game.turn() then
         discard_spent_decks(ctx, game)
         game.set_var("cards_active", nil)
@@ -283,7 +284,7 @@ function C.start_of_turn(ctx, game)
         game.log("Each player draws a Random Event Card (16.1)")
         game.set_var("_cards_drawn", drawn)
         st = { turn = game.turn(), index = 0, order = laying_order(ctx, game, drawn) }
-        game.set_var("cards_turn", st)
+        game.set_var("_cards_turn", st)
     end
     return advance(ctx, game)
 end
@@ -307,9 +308,9 @@ advance = function(ctx, game)
             end
             pending = game.var("cards_pending") or {}
         end
-        local st = game.var("cards_turn")
+        local st = game.var("_cards_turn")
         st.index = st.index + 1
-        game.set_var("cards_turn", st)
+        game.set_var("_cards_turn", st)
         local slot = st.order[st.index]
         if not slot then return false end
         local cards = game.pile(hand(slot.side))

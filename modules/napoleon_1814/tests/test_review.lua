@@ -206,3 +206,38 @@ test("16.4 with 16.1: a card's extra Combat Command this Turn is not a basic CC 
     eq(ends(5, 6), nil, "5 basic CCs and a card's +1: no victory")
     assert(ends(6, 6), "6 basic CCs: the French win")
 end)
+
+-- ---- 16.1 secrecy ----------------------------------------------------------------------------------
+
+local function dump(v)
+    if type(v) ~= "table" then return tostring(v) end
+    local out = {}
+    for k, x in pairs(v) do out[#out + 1] = tostring(k) .. "=" .. dump(x) end
+    table.sort(out)
+    return "{" .. table.concat(out, ",") .. "}"
+end
+
+test("16.1 a drawn single-instruction card is secret until laid: no public variable tells the French that the Coalition drew one", function()
+    -- the French draw REC 12, the Coalition REC 13 (Play immediately), to be laid after the French card
+    local g = vt.new_game { setup = "tests/setups/cards.xml", options = { "event_cards" }, seed = 1 }
+    vt.edit(g, function(game)
+        game.set_turn(2)
+        game.set_var("supply_setup_done", true)
+        for _, id in ipairs { "winter", "spring", cards.hand("french"), cards.hand("coalition"), cards.DISCARD } do
+            for _, c in ipairs(game.pile(id)) do game.move_card(c, id, "test_box") end
+        end
+        game.move_card(rec(13), "test_box", "winter"); game.move_card(rec(12), "test_box", "winter")
+        game.move_card(rec(2), "test_box", cards.hand("french")); game.move_card(rec(7), "test_box", cards.hand("coalition"))
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = "start" } }
+    end)
+    vt.apply(g, "french", "begin")
+    eq(vt.decision(g).role, "french", "the French choose first")
+    -- the variables without a leading "_" are in every player's view (docs/cli.md)
+    for _, name in ipairs { "cards_turn", "cards_pending", "cards_active" } do
+        local text = dump(vt.with(g, function(game) return game.var(name) end))
+        assert(not text:find("single", 1, true) and not text:find("rec_13", 1, true),
+            "public variable " .. name .. " tells the Coalition's draw: " .. text)
+    end
+    vt.apply(g, "french", "play rec_12")
+    same(vt.with(g, function(game) return game.pile(cards.DISCARD) end), { "rec_13", "rec_12" }, "REC 13 follows at once")
+end)
