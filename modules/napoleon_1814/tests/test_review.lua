@@ -241,3 +241,28 @@ test("16.1 a drawn single-instruction card is secret until laid: no public varia
     vt.apply(g, "french", "play rec_12")
     same(vt.with(g, function(game) return game.pile(cards.DISCARD) end), { "rec_13", "rec_12" }, "REC 13 follows at once")
 end)
+
+-- ---- 16.3 with 15.1 ------------------------------------------------------------------------------
+
+test("16.3 with 15.1: Murat's neutral army may not be put into a hidden box; after REC 9 it may", function()
+    local g = vt.new_game { setup = EMPTY, seed = 1, options = { "hidden_forces", "murat_neutral" } }
+    vt.edit(g, function(game)
+        game.set_turn(8)
+        for _, side in ipairs { "french", "coalition" } do
+            for i = 1, 8 do game.create(side .. "_hidden_" .. i, { id = side .. "_hidden_" .. i }) end
+        end
+        local reg = {}
+        for _, t in ipairs { "murat", "co_nap_guard", "co_nap_carascosa", "co_nap_ambrosio", "co_nap_cav" } do
+            game.create(t, { id = t, at = "4227" }); reg[t] = "murat_joined"
+            game.set_prop(t, "arrived_turn", 7)
+        end
+        game.set_var("neutral_pieces", reg)
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = "reinforcements" } }
+    end)
+    vt.apply(g, "french", "begin")
+    if vt.decision(g).role == "french" then vt.apply(g, "french", "done") end
+    eq(step(g), "hidden.arrange", "the Coalition's hidden forces decision")
+    same(vt.actions(g, "coalition"), { "done" }, "nothing to hide while the army is neutral")
+    vt.edit(g, function(game) game.set_var("murat_joined", true) end)
+    assert(vt.has_action(g, "coalition", "hide co_nap_guard"), "after REC 9 the army is the Coalition's: " .. moves(g, "coalition"))
+end)
