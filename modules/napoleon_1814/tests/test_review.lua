@@ -266,3 +266,26 @@ test("16.3 with 15.1: Murat's neutral army may not be put into a hidden box; aft
     vt.edit(g, function(game) game.set_var("murat_joined", true) end)
     assert(vt.has_action(g, "coalition", "hide co_nap_guard"), "after REC 9 the army is the Coalition's: " .. moves(g, "coalition"))
 end)
+
+test("16.2 8.6 with 15.1: the hidden units moving with the stack are among the combat units the Commanders must be able to command", function()
+    -- Winter, 3 hexes: +1; die 5: 6 (a loss) without the -1, 5 (no effect) with it. Marmont (VI)
+    -- commands Lagrange and Ricard (VI); Brayer (XI), hidden in the box, is not his.
+    for _, case in ipairs { { "fr_ricard", false }, { "fr_brayer", true } } do
+        local g = vt.new_game { setup = EMPTY, seed = 1, dice = { 5 }, options = { "hidden_forces", "command_structure" } }
+        vt.edit(g, function(game)
+            game.set_turn(1)
+            place(game, { { "marmont", "5621" }, { "fr_lagrange", "5621" }, FTRAIN("5621"),
+                          { "french_hidden_1", "5621" }, { case[1], "box:french_hidden_1" } })
+            game.set_var("supply_trains_french", "4 4 4 4 4 4 4 4 4 4 4 4")
+            game.set_var("supply_trains_coalition", "4 4 4 4 4 4 4 4 4 4 4 4")
+            game.decide { role = "french", step = "game.begin_phase", context = { phase = "movement" } }
+        end)
+        vt.apply(g, "french", "begin")
+        vt.apply(g, "french", "move 5621")
+        vt.apply(g, "french", "to 5921")
+        vt.apply(g, "french", "end")
+        eq(loc(g, case[1]), "box:french_hidden_1", "the hidden force travelled with its stack")
+        local drm = events_text(g):find("16.2 march attrition drm -1: marmont commands the stack -1", 1, true) ~= nil
+        eq(drm, not case[2], case[1] .. " hidden: Marmont's -1")
+    end
+end)
