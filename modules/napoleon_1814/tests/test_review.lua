@@ -289,3 +289,37 @@ test("16.2 8.6 with 15.1: the hidden units moving with the stack are among the c
         eq(drm, not case[2], case[1] .. " hidden: Marmont's -1")
     end
 end)
+
+-- ---- 16.2 who commands whom ------------------------------------------------------------------------
+
+test("16.2 seniority: S all his side's units; A his army; I / C its infantry / cavalry; W his wing; K every Cossack; Guard any designated Commander", function()
+    local command = require("cnw.command")
+    local all = { "napoleon", "ney", "grouchy", "marmont", "derlon", "blucher", "platov", "barclay",
+                  "fr_duhesme", "fr_pire", "fr_foy", "fr_friant", "fr_lagrange",
+                  "co_horn", "co_karpov_cos", "co_benck_cos", "co_gorchakov", "co_platov_cos", "co_seslavin_cos" }
+    local g = vt.new_game { setup = EMPTY, options = { "command_structure" } }
+    vt.edit(g, function(game) for _, id in ipairs(all) do game.create(id, { id = id }) end end)
+    local function can(c, u) return vt.with(g, function(game) return command.can_command(game, c, u) end) end
+    local cases = {
+        { "napoleon", "fr_foy", true, "S: a unit of another army" },
+        { "napoleon", "co_horn", false, "S: not the enemy's" },
+        { "blucher", "co_horn", true, "A: his army" },
+        { "blucher", "co_gorchakov", false, "A: not another army" },
+        { "ney", "fr_duhesme", true, "I: his army's infantry" },
+        { "ney", "fr_pire", false, "I: not its cavalry" },
+        { "ney", "fr_foy", false, "I: not another army's infantry" },
+        { "grouchy", "fr_pire", true, "C: his army's cavalry" },
+        { "grouchy", "fr_duhesme", false, "C: not its infantry" },
+        { "derlon", "fr_foy", true, "W: his wing" },
+        { "derlon", "fr_duhesme", false, "W: not outside it" },
+        { "barclay", "co_gorchakov", true, "W: his wing (Coalition)" },
+        { "platov", "co_karpov_cos", true, "K: a Cossack of another army" },
+        { "platov", "co_benck_cos", true, "K: any Cossack" },
+        { "platov", "co_gorchakov", false, "K: not a non-Cossack" },
+        { "marmont", "fr_lagrange", true, "Corps: his corps" },
+        { "marmont", "fr_duhesme", false, "Corps: not another corps" },
+        { "marmont", "fr_friant", true, "Guard: any designated Commander" },
+        { "derlon", "fr_friant", true, "Guard: even one of another army" },
+    }
+    for _, c in ipairs(cases) do eq(can(c[1], c[2]), c[3], c[4] .. " (" .. c[1] .. " / " .. c[2] .. ")") end
+end)
