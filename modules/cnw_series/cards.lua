@@ -14,7 +14,8 @@
 -- own with C.primitives[name] / C.selectors[key] from its main.lua (before the rules freeze).
 --
 -- Piles (top first): the decks, "rec_hand_<side>" (owner's eyes only), "rec_discard" (public).
--- Variables: "cards_turn" (this Turn's sequence of laying), "cards_pending" (the effects of the
+-- Variables: "_cards_turn" (this Turn's sequence of laying: private, since it tells who drew a
+-- single-instruction card before it is laid), "cards_pending" (the effects of the
 -- card being played that act at once), "cards_active" (the effects that last this Turn, read by
 -- the rules through C.active / C.sum; stale entries are ignored and dropped next Turn),
 -- "_cards_drawn" (the card each side drew this Turn: private, stripped from players' views).
@@ -74,26 +75,27 @@ end
 -- Selectors ("army:bohemia", "nation:spain", "cossack", "class:conscript", "region:ID",
 -- "hex:NAME", "mixed:A+B", ...): does combat unit `id` match every selector of `args` (those
 -- words with a ':' or a registered name; other words are ignored)? Games add keys in C.selectors.
+-- A unit in a hidden box (1814 r.15.1) is in its marker's hex (core.hex_of), "as if on the map".
 C.selectors.army = function(game, id, v) return game.stat(id, "army") == v end
 C.selectors.corps = function(game, id, v) return game.stat(id, "corps") == v end
 C.selectors.nation = function(game, id, v) return game.stat(id, "nation") == v end
 C.selectors.class = function(game, id, v) return core.class(game, id) == v end
 C.selectors.cossack = function(game, id) return core.is_cossack(game, id) end
 C.selectors.region = function(game, id, v)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)
     return loc ~= nil and map.exists(loc) and map.in_region(loc, v)
 end
 C.selectors.hex = function(game, id, v)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)
     return loc ~= nil and map.exists(loc) and (map.name(loc) == v or loc == v)
 end
 C.selectors.city = function(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)
     return loc ~= nil and map.exists(loc) and core.is_city(loc)
 end
 -- A stack containing units of every listed nation ("mixed:austria+russia").
 C.selectors.mixed = function(game, id, v)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)
     if not loc then return false end
     local side = game.piece(id).owner
     for nation in v:gmatch("[^+]+") do
@@ -107,7 +109,7 @@ C.selectors.mixed = function(game, id, v)
 end
 -- A stack accompanied by this commander.
 C.selectors.commander = function(game, id, v)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)
     if not loc then return false end
     for _, c in ipairs(core.commanders_at(game, loc, game.piece(id).owner)) do
         if c == v or game.piece(c).type == v then return true end
@@ -266,7 +268,7 @@ end
 -- a decision was set; false when the Turn's cards are all played.
 function C.start_of_turn(ctx, game)
     if not C.enabled(ctx, game) then return false end
-    local st = game.var("cards_turn")
+    local st = game.var("_cards_turn")
     if not st or st.turn ~= game.turn() then
         discard_spent_decks(ctx, game)
         game.set_var("cards_active", nil)
@@ -282,7 +284,7 @@ function C.start_of_turn(ctx, game)
         game.log("Each player draws a Random Event Card (16.1)")
         game.set_var("_cards_drawn", drawn)
         st = { turn = game.turn(), index = 0, order = laying_order(ctx, game, drawn) }
-        game.set_var("cards_turn", st)
+        game.set_var("_cards_turn", st)
     end
     return advance(ctx, game)
 end
@@ -306,9 +308,9 @@ advance = function(ctx, game)
             end
             pending = game.var("cards_pending") or {}
         end
-        local st = game.var("cards_turn")
+        local st = game.var("_cards_turn")
         st.index = st.index + 1
-        game.set_var("cards_turn", st)
+        game.set_var("_cards_turn", st)
         local slot = st.order[st.index]
         if not slot then return false end
         local cards = game.pile(hand(slot.side))
@@ -609,11 +611,13 @@ end
 
 -- disrupt(n, who, selectors): who = "each" (every player his own, owner's choice), "enemy" (the
 -- drawer chooses among the opponent's) or a side (that side's own, its choice); undisrupted
--- combat units on the map that match the selectors.
-local function disrupt_candidates(game, side, sel)
+-- combat units on the map that match the selectors. own: the owner chooses, so his units in a
+-- hidden box (1814 r.15.1, "as if on the map") are candidates too; the opponent chooses only
+-- among the units he can see.
+local function disrupt_candidates(game, side, sel, own)
     local out = {}
     for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
-        local loc = game.piece(id).loc
+        local loc = own and core.hex_of(game, id) or game.piece(id).loc
         if loc and map.exists(loc) and not core.disrupted(game, id) and not core.is_garrison(game, id)
             and C.matches(game, id, sel) then
             out[#out + 1] = id
@@ -638,7 +642,7 @@ end
 local function disrupt_next(ctx, game, e, queue, sel, did)
     while #queue > 0 do
         local q = table.remove(queue, 1)
-        local ids = disrupt_candidates(game, q.side, sel)
+        local ids = disrupt_candidates(game, q.side, sel, q.chooser == q.side)
         if #ids > 0 then
             game.set_active(q.chooser)
             game.decide { role = q.chooser, step = "cards.disrupt", rule = "16.1",
@@ -662,16 +666,18 @@ C.steps["cards.disrupt"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         local out = {}
-        for _, id in ipairs(disrupt_candidates(game, d.context.side, d.context.sel)) do
-            out[#out + 1] = { kind = "disrupt", args = { id }, pieces = { id }, hexes = { game.piece(id).loc },
-                              label = "Disrupt " .. id .. " at " .. game.piece(id).loc .. " (16.1)" }
+        for _, id in ipairs(disrupt_candidates(game, d.context.side, d.context.sel, role == d.context.side)) do
+            local hex = core.hex_of(game, id)
+            out[#out + 1] = { kind = "disrupt", args = { id }, pieces = { id }, hexes = { hex },
+                              public = core.is_boxed(game, id) and "disrupt hidden-unit" or nil,
+                              label = "Disrupt " .. id .. " at " .. hex .. " (16.1)" }
         end
         return out
     end,
     apply = function(ctx, game, role, action, d)
         local c = d.context
         core.disrupt(game, action.args[1], label(c.e.card) .. ", 16.1")
-        if c.left > 1 and #disrupt_candidates(game, c.side, c.sel) > 0 then
+        if c.left > 1 and #disrupt_candidates(game, c.side, c.sel, role == c.side) > 0 then
             c.left = c.left - 1
             game.decide { role = role, step = "cards.disrupt", rule = "16.1", prompt = d.prompt, context = c }
             return
@@ -811,7 +817,8 @@ C.steps["cards.pick"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, t in ipairs(pick_targets(ctx, game, d.context.e)) do
-            out[#out + 1] = { kind = "pick", args = { t.arg }, label = t.label, hexes = t.hexes, pieces = t.pieces }
+            out[#out + 1] = { kind = "pick", args = { t.arg }, label = t.label, hexes = t.hexes, pieces = t.pieces,
+                              public = t.public }
         end
         return out
     end,
@@ -829,26 +836,28 @@ local function on_map(game, id)
 end
 
 local function unit_target(game, id, verb)
-    local loc = game.piece(id).loc
-    return { arg = id, label = verb .. " " .. id .. " at " .. loc, hexes = { loc }, pieces = { id } }
+    local loc = core.hex_of(game, id)
+    return { arg = id, label = verb .. " " .. id .. " at " .. loc, hexes = { loc }, pieces = { id },
+             public = core.is_boxed(game, id) and "pick hidden-unit" or nil }   -- 15.1
 end
 
 
 -- remove_unit(n, side, selectors): that side removes n of its matching combat units on the map
--- from play, its choice.
+-- from play, its choice (its units in a hidden box included: 1814 r.15.1 "as if on the map").
 pick_primitive("remove_unit", {
     chooser = function(e) return C.side_of(e.args[2], e.drawer) end,
     targets = function(ctx, game, e)
         local side, out = C.side_of(e.args[2], e.drawer), {}
         for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
-            if on_map(game, id) and C.matches(game, id, selectors_from(e.args, 3)) then
+            local hex = core.hex_of(game, id)
+            if hex and map.exists(hex) and C.matches(game, id, selectors_from(e.args, 3)) then
                 out[#out + 1] = unit_target(game, id, "Remove from play")
             end
         end
         return out
     end,
     carry = function(ctx, game, e, id)
-        game.log(id .. " is removed from play (" .. label(e.card) .. ")")
+        core.log_about(game, id, id .. " is removed from play (" .. label(e.card) .. ")")
         game.remove(id)
     end,
 })

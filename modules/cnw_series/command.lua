@@ -215,12 +215,12 @@ function M.combat_cr(ctx, game, cmds, units)
     if #designated == 0 then return nil end
     if #cmds == 1 and M.is_cavalry_corps(game, cmds[1]) then
         local cav = count(game, units, function(u) return core.unit_type(game, u) == "cavalry" end)
-        return math.min(stat(game, cmds[1], "cr", 0), cav), cmds[1], cav
+        return math.min(core.cr(game, cmds[1]), cav), cmds[1], cav
     end
     local best
     for _, c in ipairs(designated) do
         local n = M.commanded(game, c, units)
-        local v = math.min(stat(game, c, "cr", 0), n)
+        local v = math.min(core.cr(game, c), n)   -- core.cr: a CR set to 0 by an event (REC 20)
         local cand = { c = c, n = n, r = rank(game, c), v = v }
         if best == nil or cand.n > best.n or (cand.n == best.n and (cand.r < best.r
             or (cand.r == best.r and cand.v > best.v))) then

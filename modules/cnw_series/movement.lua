@@ -1084,17 +1084,23 @@ M.steps["movement.stack"] = {
         end
         if mc.spent == 0 and #movers(mc) > 1 then
             local fresh = fresh_commanders(game, mc.at, mc.side)
+            -- 16.2: the units that go on (the hidden ones included) must keep a Commander able to
+            -- command one of them
+            local function may_leave(id)
+                return mc._free or command.train_allowed(ctx, game, fresh, without(movers(mc), id))
+            end
             for _, id in ipairs(mc.units) do
-                -- 16.2: the units that go on must keep a Commander able to command one of them
-                if mc._free or command.train_allowed(ctx, game, fresh, without(mc.units, id)) then
+                if may_leave(id) then
                 out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
                                   label = "Leave " .. id .. " behind at " .. mc.at .. " (8.4)" }
                 end
             end
             for _, id in ipairs(mc._hidden or {}) do   -- 15.1: the opponent does not learn which
+                if may_leave(id) then
                 out[#out + 1] = { kind = "leave", args = { id }, pieces = { id }, hexes = { mc.at },
                                   public = "leave hidden-unit",
                                   label = "Leave " .. id .. " behind in its hidden force at " .. mc.at .. " (8.4, 15.1)" }
+                end
             end
         end
         for _, id in ipairs(mc.cmds) do

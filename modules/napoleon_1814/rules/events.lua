@@ -28,7 +28,7 @@ local function on_rhine(hex)
     return false
 end
 cards.selectors.near = function(game, id, v)
-    local loc = game.piece(id).loc
+    local loc = core.hex_of(game, id)   -- 15.1: a hidden unit is in its marker's hex
     if v ~= "rhine" then error("cards: unknown selector near:" .. tostring(v)) end
     return loc ~= nil and map.exists(loc) and on_rhine(loc)
 end

@@ -171,8 +171,11 @@ function H.hooks.after_reinforcements(ctx, game)
 end
 
 -- Units of a stack at hex "already deployed upon the map prior to that Phase" (15.1): those not
--- placed this Turn as reinforcements, the hidden ones included.
-local function earlier(game, id) return game.prop(id, "arrived_turn") ~= game.turn() end
+-- placed this Turn as reinforcements, the hidden ones included. A neutral piece (16.3, Murat's
+-- army before REC 9) is no player's to hide (RULINGS RV-5).
+local function earlier(game, id)
+    return game.prop(id, "arrived_turn") ~= game.turn() and not core.is_neutral(game, id)
+end
 
 local function hideable(game, side)
     local out = {}
