@@ -17,6 +17,80 @@ bool is_genuine(const core::CounterType& ct) {
     return it == ct.stats.end() || !it->second.is_int() || it->second.as_int() != 0;
 }
 
+// The private box a marker counter stands for on the map (its text stat "box"), or "".
+std::string box_of_marker(const core::CounterType& ct) {
+    auto it = ct.stats.find("box");
+    return it != ct.stats.end() && it->second.is_string() ? it->second.as_string() : std::string();
+}
+
+// Other roles' private boxes (e.g. 1814's hidden forces, 15.1): the view shows no piece in them,
+// at most how many there are. The order of battle is public, so the enemy's combat units of the
+// scenario that the view shows nowhere are the candidates; each goes into one of the boxes whose
+// marker is on the map (every such box holds at least one), where the view gives a box's count
+// that many. Units removed from play would be counted too: an accepted approximation.
+void fill_private_boxes(const core::ModuleDef& d, const session::Session& s, const std::string& role,
+                        const json& counts, json& v, core::Rng& rng) {
+    const core::ScenarioDef* sc = d.scenario(s.setup().scenario);
+    if (!sc) return;
+    std::set<std::string> shown;
+    for (const auto& p : v["pieces"]) shown.insert(p.value("id", std::string()));
+    // Boxes to fill: those of other roles whose marker is on the map.
+    std::vector<std::string> boxes;
+    std::map<std::string, int> known;  // box location text -> pieces it holds, when shown
+    for (const auto& p : v["pieces"]) {
+        const int t = d.counter_type_index(p.value("type", std::string()));
+        if (t < 0) continue;
+        const std::string box = box_of_marker(d.counter_types[static_cast<size_t>(t)]);
+        const std::string loc = p.value("loc", std::string());
+        if (box.empty() || loc.empty() || loc.rfind("box:", 0) == 0) continue;
+        for (const auto& b : d.map.boxes)
+            if (b.id == box && b.is_private && b.owner != role) {
+                boxes.push_back("box:" + box);
+                if (counts.contains("box:" + box)) known["box:" + box] = counts["box:" + box].get<int>();
+            }
+    }
+    if (boxes.empty()) return;
+    std::vector<const core::Placement*> missing;
+    for (const auto& pl : sc->placements) {
+        if (pl.id.empty() || pl.count != 1 || shown.count(pl.id)) continue;
+        const int t = d.counter_type_index(pl.type);
+        if (t < 0) continue;
+        const auto& ct = d.counter_types[static_cast<size_t>(t)];
+        const std::string owner = pl.owner.empty() ? ct.side : pl.owner;
+        if (owner == role || owner.empty() || ct.category != "unit") continue;
+        missing.push_back(&pl);
+    }
+    for (size_t k = missing.size(); k > 1; --k)
+        std::swap(missing[k - 1], missing[rng.below(static_cast<std::uint32_t>(k))]);
+    // One for each box first (a marker on the map stands for a non-empty box), known counts
+    // filled exactly, the rest spread at random over the boxes whose size is unknown.
+    std::map<std::string, int> want;
+    for (const auto& b : boxes) want[b] = known.count(b) ? known[b] : 1;
+    std::vector<std::string> open;
+    for (const auto& b : boxes)
+        if (!known.count(b)) open.push_back(b);
+    std::map<std::string, json> stack_of;
+    size_t next = 0;
+    auto place = [&](const core::Placement& pl, const std::string& box) {
+        const auto& ct = d.counter_types[static_cast<size_t>(d.counter_type_index(pl.type))];
+        json pj = {{"id", pl.id},
+                   {"type", ct.id},
+                   {"face", ct.faces.empty() ? std::string() : ct.faces.front().id},
+                   {"hidden", false},
+                   {"owner", pl.owner.empty() ? ct.side : pl.owner},
+                   {"loc", box},
+                   {"props", json::object()}};
+        v["pieces"].push_back(std::move(pj));
+        stack_of[box].push_back(pl.id);
+    };
+    for (const auto& b : boxes)
+        for (int k = 0; k < want[b] && next < missing.size(); ++k) place(*missing[next++], b);
+    if (!open.empty())
+        while (next < missing.size())
+            place(*missing[next++], open[rng.below(static_cast<std::uint32_t>(open.size()))]);
+    for (auto& [box, ids] : stack_of) v["stacks"].push_back({{"loc", box}, {"pieces", ids}});
+}
+
 
 }  // namespace
 
@@ -24,8 +98,10 @@ core::GameState determinize(const session::Session& s, const std::string& role, 
     const core::ModuleDef& d = s.def();
     json v = s.view(role);
     v.erase("role");
+    const json private_counts = v.value("private_boxes", json::object());
     v.erase("private_boxes");
     v.erase("hash");
+    fill_private_boxes(d, s, role, private_counts, v, rng);
 
     // Hidden pieces: "hidden_N" of type X (the back). Candidate real types: those hidden as X.
     // The number of decoys (genuine = 0) still hidden is what the public pieces do not account

@@ -1,5 +1,6 @@
 // The AI layer: registration, determinism for a seed, decisions from the role's view only.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "ai/ai.hpp"
 #include "core/state_json.hpp"
@@ -74,6 +75,46 @@ TEST_CASE("determinize keeps what the role sees and draws only what it cannot", 
     for (const auto& p : s.state().pieces())
         if (p.hidden && p.owner == g.def->side_index("french") && p.loc.is_hex()) CHECK(d.find_piece(p.id) < 0);
     CHECK(d.check_invariants().empty());
+}
+
+TEST_CASE("determinize puts the enemy's unseen units into its hidden-force boxes (1814 15.1)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 7;
+    setup.options = {"hidden_forces"};
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    s.set_record_hashes(false);
+    session::RandomBot fr(1), co(2);
+    const int french = g.def->side_index("french");
+    auto hidden_french = [&](const core::GameState& st) {
+        std::set<std::string> out;
+        for (const auto& p : st.pieces())
+            if (p.owner == french && p.loc.is_box() &&
+                g.def->map.boxes[static_cast<size_t>(p.loc.box)].id.rfind("french_hidden_", 0) == 0)
+                out.insert(p.id);
+        return out;
+    };
+    for (int i = 0; i < 3000 && !s.over() && hidden_french(s.state()).size() < 3; ++i) {
+        const std::string role = s.decider();
+        REQUIRE(s.apply(role, (role == "french" ? fr : co).choose(s, role)).ok);
+    }
+    const auto truth = hidden_french(s.state());
+    REQUIRE(truth.size() >= 3);
+    core::Rng rng(5);
+    const core::GameState d = ai::determinize(s, "coalition", rng);
+    CHECK(d.check_invariants().empty());
+    // The coalition's sample holds as many hidden French units as there are: the order of battle
+    // is public, so the units it sees nowhere are in the boxes (which ones, and where: a guess).
+    const auto sampled = hidden_french(d);
+    CHECK(sampled.size() == truth.size());
+    // each sampled box is one whose marker is on the map
+    for (const auto& id : sampled) {
+        const auto& p = d.piece(d.find_piece(id));
+        const std::string box = g.def->map.boxes[static_cast<size_t>(p.loc.box)].id;
+        const int m = d.find_piece(box);
+        REQUIRE(m >= 0);
+        CHECK(d.piece(m).loc.is_hex());
+    }
 }
 
 TEST_CASE("rules.ai_features gives each of the role's stacks its real supply status", "[ai]") {
