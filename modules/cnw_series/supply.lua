@@ -225,6 +225,10 @@ end
 -- A "situation" is computed once per query: who occupies what, where the enemy cavalry stands.
 
 local function situation(ctx, game, side)
+    -- memoised for the state (game.memo): pure function of it; its caches fill lazily
+    local memo = game.memo()
+    local key = "supply.situation." .. side
+    if memo[key] then return memo[key] end
     local enemy = core.enemy(side)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
                   enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
@@ -252,6 +256,7 @@ local function situation(ctx, game, side)
             end
         end
     end
+    memo[key] = sit
     return sit
 end
 
@@ -374,6 +379,10 @@ end
 -- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
 -- Searched backwards from every supply source at once.
 local function supply_field(ctx, game, side, sit)
+    -- memoised for the state (game.memo); callers only read the field
+    local memo = game.memo()
+    local key = "supply.field." .. side
+    if memo[key] then return memo[key] end
     sit = sit or situation(ctx, game, side)
     local goals = supply_goals(ctx, game, side)
     local out, starts = {}, {}
@@ -384,6 +393,7 @@ local function supply_field(ctx, game, side, sit)
     dijkstra(starts, range_of(ctx, game),
         function(h) return steps_into(ctx, game, sit, h, goals[h] == true) end,
         function(h) out[h] = true end)
+    memo[key] = out
     return out
 end
 supply._field = supply_field
