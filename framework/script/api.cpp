@@ -455,10 +455,13 @@ int g_prop(lua_State* L) {
 int g_occupied(lua_State* L) {
     const auto& st = reader(L, "game.occupied");
     const auto& d = def_of(L);
-    std::vector<std::string> out;
-    for (const auto& [loc, v] : st.stacks())  // ordered by Location: hexes by (q, r)
-        if (loc.is_hex() && !v.empty()) out.push_back(d.map.label(loc.hex));
-    push_list(L, out);
+    lua_newtable(L);
+    lua_Integer n = 0;
+    for (const auto& [loc, v] : st.stacks()) {  // ordered by Location: hexes by (q, r)
+        if (!loc.is_hex() || v.empty()) continue;
+        push_str(L, d.map.label(loc.hex));
+        lua_rawseti(L, -2, ++n);
+    }
     return 1;
 }
 

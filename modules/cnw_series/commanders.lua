@@ -60,6 +60,14 @@ end
 
 local CATEGORY = {}
 local function occupancy(game, h, side)
+    local memo = game.memo()
+    local occupied = memo["commanders.occupied"]
+    if not occupied then
+        occupied = {}
+        for _, x in ipairs(game.occupied()) do occupied[x] = true end
+        memo["commanders.occupied"] = occupied
+    end
+    if not occupied[h] then return nil, false end
     local occupant, found, has_unit = nil, false, false
     for _, id in ipairs(game.pieces_at(h)) do
         local p = game.piece(id)
