@@ -361,6 +361,9 @@ std::unique_ptr<RulesHost> RulesHost::load(std::shared_ptr<const core::ModuleDef
         detail::finish_loading(L);
     });
     lua_gc(L, LUA_GCCOLLECT, 0);
+    // Rules calls make many short-lived tables (pieces, action lists, search frontiers) around
+    // a long-lived core (the loaded rules): the generational collector's case.
+    lua_gc(L, LUA_GCGEN, 0, 0);
     return std::unique_ptr<RulesHost>(new RulesHost(std::move(impl)));
 }
 
