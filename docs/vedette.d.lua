@@ -333,6 +333,11 @@ function game.result() end
 ---@param reason string
 function game.refuse(reason) end
 
+---A table for data derived from the current state: the same table until the state changes, a
+---fresh empty one after any writing call and at every rules call. Never saved; read-only use.
+---@return table
+function game.memo() end
+
 ---@param from Hex
 ---@param budget integer
 ---@param cost fun(a: Hex, b: Hex): integer|nil

@@ -36,6 +36,11 @@ void MapDef::index() {
     for (std::size_t i = 0; i < hexes.size(); ++i) {
         hex_index_.emplace(hex::pack(hexes[i].hex), static_cast<int>(i));
     }
+    labels_.clear();
+    label_index_.clear();
+    for (const auto& hd : hexes) labels_.push_back(offset_label(hex::to_offset(hd.hex, grid), hd.board));
+    for (std::size_t i = 0; i < hexes.size(); ++i)
+        if (parse_label(labels_[i]) == hexes[i].hex) label_index_.emplace(labels_[i], static_cast<int>(i));
     side_index_.reserve(hexsides.size());
     for (std::size_t i = 0; i < hexsides.size(); ++i) {
         const auto& k = hexsides[i].key;
@@ -75,6 +80,8 @@ std::optional<hex::Label> MapDef::label_offset(std::string_view text) const {
 }
 
 std::optional<hex::Hex> MapDef::parse_label(std::string_view text) const {
+    if (auto it = label_index_.find(text); it != label_index_.end())
+        return hexes[static_cast<std::size_t>(it->second)].hex;
     auto lab = label_offset(text);
     if (!lab) return std::nullopt;
     if (lab->offset.col < 0 || lab->offset.col >= cols || lab->offset.row < 0 ||
@@ -95,7 +102,15 @@ std::optional<hex::Hex> MapDef::parse_label(std::string_view text) const {
 
 std::string MapDef::label(hex::Hex h) const {
     const HexDef* d = find(h);
+    if (d && labels_.size() == hexes.size()) return labels_[static_cast<std::size_t>(d - hexes.data())];
     return offset_label(hex::to_offset(h, grid), d ? d->board : 0);
+}
+
+const std::string& MapDef::label_ref(hex::Hex h) const {
+    static const std::string none;
+    const HexDef* d = find(h);
+    if (d && labels_.size() == hexes.size()) return labels_[static_cast<std::size_t>(d - hexes.data())];
+    return none;
 }
 
 int MapDef::box_index(std::string_view id) const { return index_of(boxes, id); }

@@ -136,6 +136,8 @@ struct MapDef {
     const HexsideDef* find_side(hex::HexsideKey k) const;
     std::optional<hex::Hex> parse_label(std::string_view label) const;  // must exist on the map
     std::string label(hex::Hex h) const;  // printed label (also for hexes off the map)
+    // The printed label of a hex ON the map, without formatting it again (index() keeps them).
+    const std::string& label_ref(hex::Hex h) const;
     int box_index(std::string_view id) const;  // -1 if unknown
     int terrain_index(std::string_view id) const;
     int hexside_type_index(std::string_view id) const;
@@ -147,6 +149,14 @@ struct MapDef {
 
 private:
     std::unordered_map<std::int64_t, int> hex_index_;
+    // Speed (labels are how the rules name hexes): each hex's printed label, by index into
+    // `hexes`, and printed label -> index for the labels that parse back to their hex.
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::vector<std::string> labels_;
+    std::unordered_map<std::string, int, StringHash, std::equal_to<>> label_index_;
     std::unordered_map<std::int64_t, int> side_index_;
     std::unordered_map<std::string, std::vector<std::int64_t>> region_sets_;
 };

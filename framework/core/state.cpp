@@ -69,10 +69,20 @@ const Piece& GameState::piece(int index) const {
 }
 
 int GameState::find_piece(std::string_view id) const {
-    // Linear scan: piece counts are in the hundreds and this keeps copies cheap (no index map).
-    for (size_t i = 0; i < pieces_.size(); ++i)
-        if (pieces_[i].id == id) return static_cast<int>(i);
-    return -1;
+    if (!id_index_ || id_index_->size() != pieces_.size()) {
+        auto index = std::make_shared<IdIndex>();
+        index->reserve(pieces_.size());
+        for (size_t i = 0; i < pieces_.size(); ++i)
+            index->emplace(pieces_[i].id, static_cast<int>(i));  // the first of equal ids wins
+        if (index->size() != pieces_.size()) {  // duplicate ids (a hand-made save): scan
+            for (size_t i = 0; i < pieces_.size(); ++i)
+                if (pieces_[i].id == id) return static_cast<int>(i);
+            return -1;
+        }
+        id_index_ = std::move(index);
+    }
+    auto it = id_index_->find(id);
+    return it == id_index_->end() ? -1 : it->second;
 }
 
 int GameState::create_piece(int type, std::string id, int owner, Location loc, int face,

@@ -12,6 +12,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/defs.hpp"
@@ -143,7 +145,10 @@ public:
     std::string check_invariants() const;
 
     // For serialisation (framework/core/state_json.cpp) only.
-    std::vector<Piece>& pieces_for_load() { return pieces_; }
+    std::vector<Piece>& pieces_for_load() {
+        id_index_.reset();
+        return pieces_;
+    }
     const std::vector<Piece>& pieces() const { return pieces_; }
     std::map<std::string, std::int64_t>& tracks_for_load() { return tracks_; }
     Object& vars_for_load() { return vars_; }
@@ -156,6 +161,15 @@ private:
 
     std::shared_ptr<const ModuleDef> def_;
     std::vector<Piece> pieces_;
+    // find_piece's index (id -> index), built on first use for the current pieces: pieces are
+    // only ever appended and their ids never change, so it holds while the count is the same.
+    // Immutable once built and shared by copies (a copy costs a reference count, not a map).
+    struct IdHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    using IdIndex = std::unordered_map<std::string, int, IdHash, std::equal_to<>>;
+    mutable std::shared_ptr<const IdIndex> id_index_;
     std::map<Location, std::vector<int>> stacks_;
     std::map<std::string, std::int64_t> tracks_;
     Object vars_;

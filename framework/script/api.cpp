@@ -39,7 +39,7 @@ const GameState& reader(lua_State* L, const char* fn) {
 }
 
 GameState& writer(lua_State* L, const char* fn) {
-    const Context& c = ctx(L);
+    Context& c = ctx(L);
     reader(L, fn);
     if (c.readonly_depth > 0)
         bad(fn,
@@ -48,6 +48,7 @@ GameState& writer(lua_State* L, const char* fn) {
     if (!c.state)
         bad(fn, "the game cannot be changed in " + c.call_name +
                     " (listing actions must leave the state as it is)");
+    c.memo_valid = false;  // whatever was derived from the state may be stale now
     return *c.state;
 }
 
@@ -237,7 +238,11 @@ int g_piece(lua_State* L) {
     const char* fn = "game.piece";
     const auto& st = reader(L, fn);
     const auto& d = def_of(L);
-    const int i = st.find_piece(str_arg(L, 1, fn, "piece id"));
+    if (lua_type(L, 1) != LUA_TSTRING) str_arg(L, 1, fn, "piece id");  // raises the error
+    // Asked for every piece of every scan: no std::string temporaries, no copy of the props.
+    size_t n = 0;
+    const char* id = lua_tolstring(L, 1, &n);
+    const int i = st.find_piece(std::string_view(id, n));
     if (i < 0) {
         lua_pushnil(L);
         return 1;
@@ -245,16 +250,40 @@ int g_piece(lua_State* L) {
     const auto& p = st.piece(i);
     const auto& ct = d.counter_types[static_cast<size_t>(p.type)];
     lua_createtable(L, 0, 7);
-    set_str(L, "id", p.id);
+    lua_pushvalue(L, 1);  // the id, as given (equal to p.id)
+    lua_setfield(L, -2, "id");
     set_str(L, "type", ct.id);
     if (p.face >= 0 && p.face < static_cast<int>(ct.faces.size()))
         set_str(L, "face", ct.faces[static_cast<size_t>(p.face)].id);
     set_opt(L, "owner", side_id(d, p.owner));
     lua_pushboolean(L, p.hidden);
     lua_setfield(L, -2, "hidden");
-    set_opt(L, "loc", loc_text(d, p.loc));
-    push_value(L, core::Value(p.props));
+    if (p.loc.is_hex() && !d.map.label_ref(p.loc.hex).empty()) {
+        set_str(L, "loc", d.map.label_ref(p.loc.hex));
+    } else {
+        set_opt(L, "loc", loc_text(d, p.loc));
+    }
+    push_object(L, p.props);
     lua_setfield(L, -2, "props");
+    return 1;
+}
+
+// game.memo() -> a table for data derived from the current state (a supply field, who stands
+// where): the same table until the state changes, a fresh empty one after any change (every
+// writing call), at every rules call and at every binding. Never saved, never hashed: it only
+// spares recomputing pure functions of the state.
+const char* const kMemo = "vedette.memo";
+int g_memo(lua_State* L) {
+    reader(L, "game.memo");
+    Context& c = ctx(L);
+    if (c.memo_valid) {
+        if (lua_getfield(L, LUA_REGISTRYINDEX, kMemo) == LUA_TTABLE) return 1;
+        lua_pop(L, 1);
+    }
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, kMemo);
+    c.memo_valid = true;
     return 1;
 }
 
@@ -262,9 +291,13 @@ int g_pieces_at(lua_State* L) {
     const char* fn = "game.pieces_at";
     const auto& st = reader(L, fn);
     const Location loc = loc_arg(L, 1, fn);
-    std::vector<std::string> ids;
-    for (int i : st.stack(loc)) ids.push_back(st.piece(i).id);
-    push_list(L, ids);
+    const auto& stack = st.stack(loc);
+    lua_createtable(L, static_cast<int>(stack.size()), 0);
+    lua_Integer n = 0;
+    for (int i : stack) {
+        push_str(L, st.piece(i).id);
+        lua_rawseti(L, -2, ++n);
+    }
     return 1;
 }
 
@@ -284,9 +317,9 @@ int g_pieces(lua_State* L) {
         face = opt_field(L, 1, "face", fn);
         if (auto s = opt_field(L, 1, "loc", fn)) loc = parse_loc(d, *s, fn);
     }
-    std::vector<std::string> ids;
-    for (int i = 0; i < st.piece_count(); ++i) {
-        const auto& p = st.piece(i);
+    lua_newtable(L);
+    lua_Integer n = 0;
+    for (const auto& p : st.pieces()) {
         const auto& ct = d.counter_types[static_cast<size_t>(p.type)];
         if (owner && p.owner != *owner) continue;
         if (type && p.type != *type) continue;
@@ -295,9 +328,9 @@ int g_pieces(lua_State* L) {
         if (face && (p.face >= static_cast<int>(ct.faces.size()) ||
                      ct.faces[static_cast<size_t>(p.face)].id != *face))
             continue;
-        ids.push_back(p.id);
+        push_str(L, p.id);
+        lua_rawseti(L, -2, ++n);
     }
-    push_list(L, ids);
     return 1;
 }
 
@@ -422,10 +455,13 @@ int g_prop(lua_State* L) {
 int g_occupied(lua_State* L) {
     const auto& st = reader(L, "game.occupied");
     const auto& d = def_of(L);
-    std::vector<std::string> out;
-    for (const auto& [loc, v] : st.stacks())  // ordered by Location: hexes by (q, r)
-        if (loc.is_hex() && !v.empty()) out.push_back(d.map.label(loc.hex));
-    push_list(L, out);
+    lua_newtable(L);
+    lua_Integer n = 0;
+    for (const auto& [loc, v] : st.stacks()) {  // ordered by Location: hexes by (q, r)
+        if (!loc.is_hex() || v.empty()) continue;
+        push_str(L, d.map.label(loc.hex));
+        lua_rawseti(L, -2, ++n);
+    }
     return 1;
 }
 
@@ -1093,6 +1129,7 @@ const luaL_Reg kGame[] = {FN("piece", g_piece),
                           FN("finish", g_finish),
                           FN("result", g_result),
                           FN("refuse", g_refuse),
+                          FN("memo", g_memo),
                           FN("reachable", g_reachable),
                           FN("path", g_path),
                           FN("within", g_within),

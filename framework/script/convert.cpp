@@ -148,13 +148,17 @@ void push_value(lua_State* L, const core::Value& v) {
             lua_rawseti(L, -2, ++i);
         }
     } else {
-        const auto& o = v.as_object();
-        lua_createtable(L, 0, static_cast<int>(o.size()));
-        for (const auto& [k, e] : o) {
-            lua_pushlstring(L, k.data(), k.size());
-            push_value(L, e);
-            lua_rawset(L, -3);
-        }
+        push_object(L, v.as_object());
+    }
+}
+
+void push_object(lua_State* L, const core::Object& o) {
+    luaL_checkstack(L, 3, "value too deep");
+    lua_createtable(L, 0, static_cast<int>(o.size()));
+    for (const auto& [k, e] : o) {
+        lua_pushlstring(L, k.data(), k.size());
+        push_value(L, e);
+        lua_rawset(L, -3);
     }
 }
 

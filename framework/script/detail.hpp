@@ -47,6 +47,9 @@ struct Context {
     bool loading = false;    // require() may read new files only while loading
     std::string call_name;   // "rules.apply", for messages
     std::uint64_t instructions = 0;
+    // game.memo(): the table is valid until the state may have changed (a new call, a new
+    // binding, any writing API call). See invalidate_memo.
+    bool memo_valid = false;
 
     enum class Abort { None, Instructions, Memory };
     Abort abort = Abort::None;
@@ -63,6 +66,9 @@ struct Context {
 };
 
 inline Context& ctx(lua_State* L) { return **static_cast<Context**>(lua_getextraspace(L)); }
+
+// Forgets game.memo()'s table: called whenever the bound state changes or may change.
+inline void invalidate_memo(lua_State* L) { ctx(L).memo_valid = false; }
 
 // ---- limits (sandbox.cpp) ----
 void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize);
@@ -100,6 +106,7 @@ void open_api(lua_State* L);
 // Lua value at idx -> Value; throws ApiError naming `what` ("game.set_var: value.x[2]").
 core::Value to_value(lua_State* L, int idx, const std::string& what);
 void push_value(lua_State* L, const core::Value& v);
+void push_object(lua_State* L, const core::Object& o);  // as push_value(Value(o)), without the copy
 
 // Runs f, turning a C++ exception into a Lua error raised at the caller's position.
 template <lua_CFunction F>

@@ -155,10 +155,12 @@ int call_bound(lua_State* L, const core::GameState* cs, core::GameState* s) {
         ~Restore() {
             c.cstate = cs;
             c.state = s;
+            c.memo_valid = false;
         }
     } restore{c, c.cstate, c.state};
     c.cstate = cs;
     c.state = s;
+    c.memo_valid = false;
     const int base = lua_gettop(L);
     lua_pushvalue(L, 2);
     lua_getglobal(L, "game");
@@ -204,6 +206,7 @@ int trampoline(lua_State* L) {
 std::string protected_run(lua_State* L, const std::function<void(lua_State*)>& body) {
     Context& c = detail::ctx(L);
     c.in_call = true;
+    c.memo_valid = false;
     c.instructions = 0;
     c.abort = Context::Abort::None;
     c.abort_message.clear();

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <string_view>
+#include <unordered_set>
 
 #include "script/detail.hpp"
 
@@ -84,10 +86,12 @@ class ActionReader {
         }
         if (keys != n) fail("rules.actions must return a list (keys 1..n), not a map");
         std::vector<core::Action> out;
-        std::set<std::string> texts;
+        out.reserve(static_cast<size_t>(n));
+        std::unordered_set<std::string> texts;
+        texts.reserve(static_cast<size_t>(n));
         for (lua_Integer i = 1; i <= n; ++i) {
             lua_rawgeti(L, idx, i);
-            where = "action #" + std::to_string(i);
+            number = i;
             out.push_back(action(lua_gettop(L)));
             lua_pop(L, 1);
             if (!texts.insert(out.back().text()).second)
@@ -102,7 +106,11 @@ class ActionReader {
         throw ScriptError(at.first + ":" + std::to_string(at.second) + ": " + msg, at.first,
                           at.second, "");
     }
+    // Names the action being read ("action #3 (move b1 0304)"): built only for an error.
     [[noreturn]] void bad(const std::string& msg) {
+        std::string where = "action #" + std::to_string(number);
+        if (current && !current->kind.empty())
+            where += " (" + (args_read ? current->text() : current->kind) + ")";
         fail("rules.actions returned a bad " + where + ": " + msg);
     }
 
@@ -143,22 +151,26 @@ class ActionReader {
         lua_pushnil(L);
         while (lua_next(L, t)) {
             lua_pop(L, 1);
-            const std::string k =
-                lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "<non-string key>";
+            if (lua_type(L, -1) != LUA_TSTRING) {
+                unknown.insert("<non-string key>");
+                continue;
+            }
+            const std::string_view k = lua_tostring(L, -1);
             if (k != "kind" && k != "args" && k != "label" && k != "hexes" && k != "pieces" &&
                 k != "public")
-                unknown.insert(k);
+                unknown.insert(std::string(k));
         }
+        core::Action a;
+        current = &a;
+        args_read = false;
         if (!unknown.empty())
             bad("unknown field '" + *unknown.begin() +
                 "' (fields: kind, args, label, hexes, pieces, public)");
-        core::Action a;
         if (lua_getfield(L, t, "kind") == LUA_TNIL) bad("it has no kind");
         a.kind = token(-1, "kind");
         lua_pop(L, 1);
-        where += " (" + a.kind + ")";
         a.args = strings(t, "args");
-        where = where.substr(0, where.find(" (")) + " (" + a.text() + ")";
+        args_read = true;
         const int lt = lua_getfield(L, t, "label");
         if (lt == LUA_TSTRING)
             a.label = lua_tostring(L, -1);
@@ -178,13 +190,16 @@ class ActionReader {
         a.pieces = strings(t, "pieces");
         for (const auto& p : a.pieces)
             if (st.find_piece(p) < 0) bad("pieces: there is no piece '" + p + "'");
+        current = nullptr;
         return a;
     }
 
     lua_State* L;
     const core::GameState& st;
     std::pair<std::string, int> at;
-    std::string where;
+    lua_Integer number = 0;                 // of the action being read
+    const core::Action* current = nullptr;  // the action being read, for messages
+    bool args_read = false;
 };
 
 }  // namespace
@@ -208,6 +223,7 @@ struct RulesHost::Impl {
         x.state = st;
         x.readonly_depth = 0;
         x.in_call = true;
+        x.memo_valid = false;
         x.call_name = name;
         x.instructions = 0;
         x.abort = Context::Abort::None;
@@ -220,6 +236,7 @@ struct RulesHost::Impl {
         struct Unbind {
             Context& x;
             ~Unbind() {
+                x.memo_valid = false;
                 x.cstate = nullptr;
                 x.state = nullptr;
                 x.in_call = false;
@@ -344,6 +361,9 @@ std::unique_ptr<RulesHost> RulesHost::load(std::shared_ptr<const core::ModuleDef
         detail::finish_loading(L);
     });
     lua_gc(L, LUA_GCCOLLECT, 0);
+    // Rules calls make many short-lived tables (pieces, action lists, search frontiers) around
+    // a long-lived core (the loaded rules): the generational collector's case.
+    lua_gc(L, LUA_GCGEN, 0, 0);
     return std::unique_ptr<RulesHost>(new RulesHost(std::move(impl)));
 }
 
@@ -370,26 +390,37 @@ std::vector<core::Action> RulesHost::actions(const core::GameState& state,
     return out;
 }
 
+namespace {
+// Pushes rules.apply and its arguments (game, role, {kind=, args=, text=}) and calls it.
+void call_apply(lua_State* L, const std::string& role, const core::Action& action) {
+    push_rules_fn(L, "apply");
+    lua_getglobal(L, "game");
+    lua_pushlstring(L, role.data(), role.size());
+    lua_createtable(L, 0, 3);
+    lua_pushlstring(L, action.kind.data(), action.kind.size());
+    lua_setfield(L, -2, "kind");
+    lua_createtable(L, static_cast<int>(action.args.size()), 0);
+    lua_Integer i = 0;
+    for (const auto& a : action.args) {
+        lua_pushlstring(L, a.data(), a.size());
+        lua_rawseti(L, -2, ++i);
+    }
+    lua_setfield(L, -2, "args");
+    const std::string text = action.text();
+    lua_pushlstring(L, text.data(), text.size());
+    lua_setfield(L, -2, "text");
+    lua_call(L, 3, 0);
+}
+}  // namespace
+
+void RulesHost::apply_to_scratch(core::GameState& scratch, const std::string& role,
+                                 const core::Action& action) {
+    impl_->run("rules.apply", &scratch, &scratch,
+               [&](lua_State* L) { call_apply(L, role, action); });
+}
+
 void RulesHost::apply(core::GameState& state, const std::string& role, const core::Action& action) {
-    impl_->transact(state, "rules.apply", [&](lua_State* L) {
-        push_rules_fn(L, "apply");
-        impl_->push_game();
-        lua_pushlstring(L, role.data(), role.size());
-        lua_createtable(L, 0, 3);
-        lua_pushlstring(L, action.kind.data(), action.kind.size());
-        lua_setfield(L, -2, "kind");
-        lua_createtable(L, static_cast<int>(action.args.size()), 0);
-        lua_Integer i = 0;
-        for (const auto& a : action.args) {
-            lua_pushlstring(L, a.data(), a.size());
-            lua_rawseti(L, -2, ++i);
-        }
-        lua_setfield(L, -2, "args");
-        const std::string text = action.text();
-        lua_pushlstring(L, text.data(), text.size());
-        lua_setfield(L, -2, "text");
-        lua_call(L, 3, 0);
-    });
+    impl_->transact(state, "rules.apply", [&](lua_State* L) { call_apply(L, role, action); });
 }
 
 core::Value RulesHost::call(core::GameState& state, const std::string& function,

@@ -63,6 +63,11 @@ class RulesHost {
     std::vector<core::Action> actions(const core::GameState& state, const std::string& role);
     // rules.apply(game, role, {kind=, args=, text=}).
     void apply(core::GameState& state, const std::string& role, const core::Action& action);
+    // The same without the strong guarantee, for a caller that applies on its own scratch copy
+    // and throws it away on any exception (Session::apply): it spares the backup copy. After an
+    // exception `scratch` is unspecified (but valid).
+    void apply_to_scratch(core::GameState& scratch, const std::string& role,
+                          const core::Action& action);
     // rules[function](game, args...) for other entry points (views, bots, module tests);
     // returns the first result converted to a Value. Throws ScriptError if it is not a function.
     core::Value call(core::GameState& state, const std::string& function,

@@ -25,7 +25,7 @@ class RandomBot : public Bot {
 public:
     explicit RandomBot(std::uint64_t seed) : rng_(seed ^ 0x5eed0fb07ull) {}
     std::string choose(const Session& s, const std::string& role) override {
-        const auto acts = s.actions(role);
+        const auto& acts = s.actions_view(role);
         if (acts.empty()) return {};
         return acts[rng_.below(static_cast<std::uint32_t>(acts.size()))].text();
     }

@@ -158,6 +158,16 @@ Session Session::start(std::shared_ptr<const core::ModuleDef> def,
 
 std::vector<core::Action> Session::actions(const std::string& role) const {
     if (over() || role != state_.decision.role) return {};
+    return listed(role);
+}
+
+const std::vector<core::Action>& Session::actions_view(const std::string& role) const {
+    static const std::vector<core::Action> none;
+    if (over() || role != state_.decision.role) return none;
+    return listed(role);
+}
+
+const std::vector<core::Action>& Session::listed(const std::string& role) const {
     if (cached_ && cached_->role == role) return cached_->actions;
     // Read-only: the host refuses mutations while listing.
     cached_ = CachedActions{role, rules_->actions(state_, role)};
@@ -177,7 +187,7 @@ ApplyResult Session::apply(const std::string& role, const std::string& action_te
         return r;
     }
     const std::string wanted = normalise(action_text);
-    const auto legal = actions(role);
+    const auto& legal = listed(role);  // not a copy: the cache stays until state_ changes
     const core::Action* chosen = nullptr;
     for (const auto& a : legal)
         if (a.text() == wanted) {
@@ -190,9 +200,9 @@ ApplyResult Session::apply(const std::string& role, const std::string& action_te
         if (legal.empty()) r.refusal += "; there is no legal action";
         return r;
     }
-    GameState next = state_;
+    GameState next = state_;  // the scratch copy: state_ stays intact whatever happens
     try {
-        rules_->apply(next, role, *chosen);
+        rules_->apply_to_scratch(next, role, *chosen);
     } catch (const core::RuleError& e) {
         r.refusal = e.what();
         return r;
@@ -208,7 +218,7 @@ ApplyResult Session::apply(const std::string& role, const std::string& action_te
     next.events.clear();
     if (record_hashes_) entry.hash = core::hash_hex(next.hash());
     undo_.push_back({std::move(state_), log_.size()});
-    if (undo_.size() > kMaxUndo) undo_.erase(undo_.begin());
+    if (undo_.size() > kMaxUndo) undo_.pop_front();
     state_ = std::move(next);
     cached_.reset();
     r.ok = true;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -75,6 +76,8 @@ public:
 
     // Legal actions for `role` now (empty when it is not that role's decision).
     std::vector<core::Action> actions(const std::string& role) const;
+    // The same without copying the list: valid until the game changes (apply, undo, load).
+    const std::vector<core::Action>& actions_view(const std::string& role) const;
     // Takes one action given in its text form. A refusal leaves everything unchanged.
     ApplyResult apply(const std::string& role, const std::string& action_text);
 
@@ -124,7 +127,7 @@ private:
         core::GameState state;
         size_t log_size;
     };
-    std::vector<Snapshot> undo_;
+    std::deque<Snapshot> undo_;  // oldest first; the oldest goes when there are kMaxUndo
     bool record_hashes_ = true;
     // The last listing of legal actions, until the state changes: a client lists the actions,
     // then applies one, and apply() checks legality against the same list without asking the
@@ -134,6 +137,8 @@ private:
         std::vector<core::Action> actions;
     };
     mutable std::optional<CachedActions> cached_;
+    // The decider's legal actions, from the cache (filled on first use).
+    const std::vector<core::Action>& listed(const std::string& role) const;
 };
 
 // Places a scenario's pieces, tracks, variables and decks into a fresh state.

@@ -31,17 +31,81 @@ end
 
 local function hexes_allowed(ctx) return ctx.params.commander_move_hexes or 3 end
 
+-- Speed (the listing of 12.1 asks these of every hex within three hexes of every commander):
+-- STATIC caches the module's immutable map data per hex (never game state); occupancy(game, h,
+-- side) reads a stack once for core.side_at and "has a unit of side".
+local STATIC = {}
+local function static(h)
+    local v = STATIC[h]
+    if v == nil then
+        v = { playable = core.playable(h), city = core.is_city(h), nb = map.neighbours(h),
+              mountain = map.exists(h) and map.terrain(h) == "mountain",
+              friendly = { french = core.friendly_territory("french", h),
+                           coalition = core.friendly_territory("coalition", h) },
+              lake = {}, pass = {} }
+        STATIC[h] = v
+    end
+    return v
+end
+
+-- The hexside a|b: is it a lake? a pass? (static, cached on a)
+local function hexside_flags(sa, a, b)
+    local lake = sa.lake[b]
+    if lake == nil then
+        lake = map.has_hexside(a, b, "lake")
+        sa.lake[b] = lake
+        sa.pass[b] = map.has_hexside(a, b, "pass")
+    end
+    return lake, sa.pass[b]
+end
+
+-- The hexes holding any piece, once per state.
+local function occupied_set(game)
+    local memo = game.memo()
+    local occupied = memo["commanders.occupied"]
+    if not occupied then
+        occupied = {}
+        for _, x in ipairs(game.occupied()) do occupied[x] = true end
+        memo["commanders.occupied"] = occupied
+    end
+    return occupied
+end
+
+local CATEGORY = {}
+local function occupancy(game, h, side)
+    if not occupied_set(game)[h] then return nil, false end
+    local occupant, found, has_unit = nil, false, false
+    for _, id in ipairs(game.pieces_at(h)) do
+        local p = game.piece(id)
+        local c = CATEGORY[p.type]
+        if c == nil then
+            c = defs.counter(p.type).category
+            CATEGORY[p.type] = c
+        end
+        if not found and (c == "unit" or c == "commander") then occupant, found = p.owner, true end
+        if c == "unit" and p.owner == side then has_unit = true end
+    end
+    return occupant, has_unit
+end
+
+local function friendly_territory(side, h)
+    local f = static(h).friendly[side]
+    if f == nil then return core.friendly_territory(side, h) end
+    return f
+end
+
 -- 12.1: may a moving commander of `side` enter h at all (on the way or at the end)?
-local function passable(game, side, h)
-    if not core.playable(h) then return false end
-    local occupant = core.side_at(game, h)
+local function passable(game, side, h, occupant)
+    if not static(h).playable then return false end
+    if occupant == nil then occupant = core.side_at(game, h) end
     if occupant == core.enemy(side) then return false end
-    if core.is_city(h) and not core.friendly_territory(side, h) and occupant ~= side then return false end
+    if static(h).city and not friendly_territory(side, h) and occupant ~= side then return false end
     return true
 end
 
-local function may_end(game, side, h)
-    return #core.units_at(game, h, side) > 0 or core.friendly_city(side, h)
+local function may_end(game, side, h, has_unit)
+    if has_unit == nil then has_unit = #core.units_at(game, h, side) > 0 end
+    return has_unit or (static(h).city and friendly_territory(side, h))
 end
 
 -- The hexes commander `id` may move to (sorted). `memo` (optional) is shared by the calls of one
@@ -55,8 +119,10 @@ function M.destinations(ctx, game, id, memo)
     local function ok(h)
         local v = memo[h]
         if v == nil then
-            v = passable(game, side, h) and (may_end(game, side, h) and 2 or 1) or 0
-            if v > 0 and map.terrain(h) == "mountain" then v = v + 2 end
+            local occupant, has_unit = false, false
+            if static(h).playable then occupant, has_unit = occupancy(game, h, side) end
+            v = passable(game, side, h, occupant or false) and (may_end(game, side, h, has_unit) and 2 or 1) or 0
+            if v > 0 and static(h).mountain then v = v + 2 end
             memo[h] = v
         end
         return v
@@ -69,22 +135,37 @@ function M.destinations(ctx, game, id, memo)
     memo.closed = memo.closed or {}
     memo.closed[class] = memo.closed[class] or {}
     local closed = memo.closed[class]
-    local occupied = memo.occupied or {}
-    memo.occupied = occupied
-    local reach = game.reachable(from, hexes_allowed(ctx), function(a, b)
-        local v = ok(b)
-        if v == 0 or map.has_hexside(a, b, "lake") then return nil end
-        if closed[b] == nil then
-            if occupied[b] == nil then occupied[b] = #game.pieces_at(b) > 0 end
-            closed[b] = occupied[b] and core.closed(ctx, game, b, ids)
+    local occupied = occupied_set(game)
+    local function is_closed(b)
+        local c = closed[b]
+        if c == nil then
+            c = occupied[b] and core.closed(ctx, game, b, ids) or false
+            closed[b] = c
         end
-        if closed[b] then return nil end
-        if v > 2 and not map.has_hexside(a, b, "pass") then return nil end
-        return 1
-    end)
-    local out = {}
-    for h in pairs(reach) do
-        if h ~= from and ok(h) % 2 == 0 then out[#out + 1] = h end
+        return c
+    end
+    -- Every step costs 1: a breadth-first search in Lua over the cached map data gives the set
+    -- game.reachable would, without a Lua call back per hexside.
+    local reached, frontier, out = { [from] = true }, { from }, {}
+    for _ = 1, hexes_allowed(ctx) do
+        local nextf = {}
+        for _, a in ipairs(frontier) do
+            local sa = static(a)
+            for _, b in ipairs(sa.nb) do
+                if not reached[b] then
+                    local v = memo[b] or ok(b)
+                    if v ~= 0 and not is_closed(b) then
+                        local lake, pass = hexside_flags(sa, a, b)
+                        if not lake and (v <= 2 or pass) then
+                            reached[b] = true
+                            nextf[#nextf + 1] = b
+                            if v % 2 == 0 then out[#out + 1] = b end
+                        end
+                    end
+                end
+            end
+        end
+        frontier = nextf
     end
     table.sort(out)
     return out

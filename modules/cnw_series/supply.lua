@@ -238,7 +238,20 @@ end
 -- ---- the supply route (6.2) -------------------------------------------------------------------
 -- A "situation" is computed once per query: who occupies what, where the enemy cavalry stands.
 
+-- This state's memo for one game configuration `ctx` (a test may use several in one state).
+local function memo_of(ctx, game)
+    local memo = game.memo()
+    local mine = memo[ctx]
+    if not mine then mine = {}; memo[ctx] = mine end
+    return mine
+end
+
 local function situation(ctx, game, side)
+    -- memoised for the state (game.memo): pure function of it and of the game's ctx (hooks);
+    -- its caches fill lazily
+    local memo = memo_of(ctx, game)
+    local key = "supply.situation." .. side
+    if memo[key] then return memo[key] end
     local enemy = core.enemy(side)
     local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
@@ -270,6 +283,7 @@ local function situation(ctx, game, side)
             end
         end
     end
+    memo[key] = sit
     return sit
 end
 
@@ -406,6 +420,10 @@ end
 -- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
 -- Searched backwards from every supply source at once.
 local function supply_field(ctx, game, side, sit)
+    -- memoised for the state (game.memo); callers only read the field
+    local memo = memo_of(ctx, game)
+    local key = "supply.field." .. side
+    if memo[key] then return memo[key] end
     sit = sit or situation(ctx, game, side)
     local goals = supply_goals(ctx, game, side)
     local out, starts = {}, {}
@@ -416,6 +434,7 @@ local function supply_field(ctx, game, side, sit)
     dijkstra(starts, range_of(ctx, game),
         function(h) return steps_into(ctx, game, sit, h, goals[h] == true) end,
         function(h) out[h] = true end)
+    memo[key] = out
     return out
 end
 supply._field = supply_field

@@ -1,6 +1,15 @@
 // Engine benchmarks (scripts/bench.sh): random playouts, snapshot copies, module load,
-// Lua -> C++ call overhead. Figures go into the issue notes, never into unit tests.
+// Lua -> C++ call overhead, and issue 4's 1814 figures (a full random game; listing the legal
+// actions in the busiest positions). Figures go into the issue notes, never into unit tests.
+//   vedette_bench --find-busiest [SEEDS]   scans random 1814 games for the positions with the
+//                                          most actions / the slowest listing (kBusiest below)
 #include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstring>
 
 #include "data/loader.hpp"
 #include "script/rules_host.hpp"
@@ -92,6 +101,188 @@ void BM_ListActions(benchmark::State& st) {
 }
 BENCHMARK(BM_ListActions)->Unit(benchmark::kMicrosecond);
 
+// ---- 1814 (issue 4) ----------------------------------------------------------------------------
+
+const std::string k1814 = std::string(VEDETTE_SOURCE_DIR) + "/modules/napoleon_1814";
+
+const Loaded& napoleon_1814() {
+    static const Loaded l = [] {
+        auto r = data::load_module(k1814);
+        if (!r.ok()) throw std::runtime_error("modules/napoleon_1814 does not load");
+        return Loaded{r.module, std::shared_ptr<script::RulesHost>(script::RulesHost::load(r.module))};
+    }();
+    return l;
+}
+
+// The game `vedette-cli play modules/napoleon_1814 --seed S --bot french=random
+// --bot coalition=random` plays: the same bots with the same seeds (french S, coalition S+1).
+struct Game1814 {
+    session::Session s;
+    session::RandomBot french, coalition;
+    explicit Game1814(std::uint64_t seed)
+        : s(start_1814(seed)), french(seed), coalition(seed + 1) {}
+    static session::Session start_1814(std::uint64_t seed) {
+        session::Setup setup;
+        setup.seed = seed;
+        const auto& l = napoleon_1814();
+        return session::Session::start(l.def, l.rules, l.def->scenarios.front(), setup);
+    }
+    // One bot action; false when the game is over.
+    bool step() {
+        if (s.over()) return false;
+        const std::string role = s.decider();
+        const std::string text = (role == "french" ? french : coalition).choose(s, role);
+        if (text.empty()) return false;
+        if (!s.apply(role, text).ok) throw std::runtime_error("refused: " + text);
+        return true;
+    }
+};
+
+// Process CPU time, not wall time: the figures must hold on a shared, busy machine.
+struct Clock {
+    using time_point = double;  // ms
+    static time_point now() {
+        timespec t{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+    }
+};
+double ms_since(Clock::time_point t0) { return Clock::now() - t0; }
+
+// Issue 4: a full 12-turn random game, headless (target: median <= 20 ms). Each iteration plays
+// seeds 1..7 with hash recording on, as the CLI does; counters (CPU time): median and slowest
+// game, listing and apply per action.
+void BM_1814RandomGame(benchmark::State& st) {
+    napoleon_1814();
+    const int seeds = 7;
+    std::vector<double> games;
+    double list_ms = 0, apply_ms = 0;
+    std::int64_t actions = 0;
+    for (auto _ : st) {
+        for (int seed = 1; seed <= seeds; ++seed) {
+            const auto t0 = Clock::now();
+            Game1814 g(static_cast<std::uint64_t>(seed));
+            while (!g.s.over()) {
+                const std::string role = g.s.decider();
+                const auto t1 = Clock::now();
+                const std::string text = (role == "french" ? g.french : g.coalition).choose(g.s, role);
+                const auto t2 = Clock::now();
+                if (text.empty() || !g.s.apply(role, text).ok) break;
+                list_ms += t2 - t1;
+                apply_ms += ms_since(t2);
+                ++actions;
+            }
+            games.push_back(ms_since(t0));
+        }
+    }
+    std::sort(games.begin(), games.end());
+    st.counters["median_ms"] = games[games.size() / 2];
+    st.counters["max_ms"] = games.back();
+    st.counters["actions/game"] = static_cast<double>(actions) / static_cast<double>(games.size());
+    st.counters["list_us/action"] = 1000.0 * list_ms / static_cast<double>(actions);
+    st.counters["apply_us/action"] = 1000.0 * apply_ms / static_cast<double>(actions);
+}
+BENCHMARK(BM_1814RandomGame)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The busiest positions found by `vedette_bench --find-busiest 5` (seeds 1..5 of the CLI's
+// random game, before the optimisations of November 2026): {seed, actions played before it}.
+// The most actions: a Commanders' Movement (12.1) listing of 369 moves; the slowest: a
+// reinforcement placement (13.2), 1.4 s then (a supply field traced per candidate hex).
+struct Position {
+    const char* what;
+    std::uint64_t seed;
+    int after;
+};
+constexpr Position kBusiest[] = {
+    {"most_actions", 1, 619},
+    {"slowest", 3, 550},
+};
+
+void BM_1814BusiestListing(benchmark::State& st) {
+    const Position& pos = kBusiest[st.range(0)];
+    Game1814 g(pos.seed);
+    for (int i = 0; i < pos.after; ++i)
+        if (!g.step()) throw std::runtime_error("the game ended before the busiest position");
+    const std::string role = g.s.decider();
+    std::size_t n = 0;
+    for (auto _ : st) {
+        // Straight to the rules, not the session's per-state cache of the listing.
+        auto acts = napoleon_1814().rules->actions(g.s.state(), role);
+        n = acts.size();
+        benchmark::DoNotOptimize(acts);
+    }
+    st.SetLabel(std::string(pos.what) + " seed " + std::to_string(pos.seed) + " after " +
+                std::to_string(pos.after) + ": " + g.s.state().decision.step);
+    st.counters["actions"] = static_cast<double>(n);
+}
+BENCHMARK(BM_1814BusiestListing)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// The per-action engine costs in the middle of a 1814 game (seed 1 after 300 actions): the
+// session's scratch copy of the state and the state hash every log entry records.
+const Game1814& mid_game_1814() {
+    static const Game1814 g = [] {
+        Game1814 x(1);
+        for (int i = 0; i < 300 && x.step(); ++i) {}
+        return x;
+    }();
+    return g;
+}
+
+void BM_1814SnapshotCopy(benchmark::State& st) {
+    const auto& g = mid_game_1814();
+    for (auto _ : st) {
+        core::GameState copy = g.s.state();
+        benchmark::DoNotOptimize(copy);
+    }
+    st.counters["pieces"] = g.s.state().piece_count();
+}
+BENCHMARK(BM_1814SnapshotCopy)->Unit(benchmark::kMicrosecond);
+
+void BM_1814StateHash(benchmark::State& st) {
+    const auto& g = mid_game_1814();
+    for (auto _ : st) benchmark::DoNotOptimize(g.s.state().hash());
+}
+BENCHMARK(BM_1814StateHash)->Unit(benchmark::kMicrosecond);
+
+// --find-busiest [SEEDS]: times every position's listing (best of 3) over seeds 1..SEEDS.
+int find_busiest(int seeds) {
+    Position most{"most_actions", 0, 0}, slowest{"slowest", 0, 0};
+    std::size_t most_n = 0;
+    double slowest_us = 0;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        Game1814 g(static_cast<std::uint64_t>(seed));
+        int after = 0;
+        while (!g.s.over()) {
+            const std::string role = g.s.decider();
+            double best = 1e300;
+            std::size_t n = 0;
+            for (int k = 0; k < 3; ++k) {
+                const auto t0 = Clock::now();
+                n = napoleon_1814().rules->actions(g.s.state(), role).size();
+                best = std::min(best, ms_since(t0) * 1000.0);
+            }
+            if (n > most_n) most_n = n, most = {"most_actions", static_cast<std::uint64_t>(seed), after};
+            if (best > slowest_us) slowest_us = best, slowest = {"slowest", static_cast<std::uint64_t>(seed), after};
+            if (!g.step()) break;
+            ++after;
+        }
+        std::printf("seed %d: %d actions\n", seed, after);
+    }
+    std::printf("most actions: seed %llu after %d (%zu actions)\n",
+                static_cast<unsigned long long>(most.seed), most.after, most_n);
+    std::printf("slowest listing: seed %llu after %d (%.0f us)\n",
+                static_cast<unsigned long long>(slowest.seed), slowest.after, slowest_us);
+    return 0;
+}
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    if (argc >= 2 && std::strcmp(argv[1], "--find-busiest") == 0)
+        return find_busiest(argc >= 3 ? std::atoi(argv[2]) : 10);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

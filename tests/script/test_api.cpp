@@ -365,6 +365,23 @@ TEST_CASE("game: searches", "[api]") {
     a.eval("game.move('b1', '0101')");
 }
 
+TEST_CASE("game.memo lasts while the state stays the same", "[api]") {
+    Api a;
+    // The same table within a call while nothing changes; fresh after a change and per call.
+    CHECK(a.eval("local m = game.memo(); m.x = 1; return game.memo().x") == Value(1));
+    CHECK(a.eval("return game.memo().x").is_nil());
+    CHECK(a.eval("game.memo().x = 1; game.set_var('v', 2); return game.memo().x").is_nil());
+    CHECK(a.eval("game.memo().x = 1; game.move('b1', '0101'); return game.memo().x").is_nil());
+    CHECK(a.eval("game.memo().x = 1; game.roll(1, 6, 'test'); return game.memo().x").is_nil());
+    // Reading does not forget it.
+    CHECK(a.eval("game.memo().x = 1; game.piece('b1'); game.pieces_at('0101'); game.var('v');"
+                 " return game.memo().x") == Value(1));
+    // Never part of the state.
+    const auto before = a.st.hash();
+    a.eval("game.memo().x = {1, 2, 3}");
+    CHECK(a.st.hash() == before);
+}
+
 TEST_CASE("the game API works only during calls", "[api]") {
     Api a;
     CHECK_THAT(a.eval("return LOAD_TIME_ERROR").as_string(),
