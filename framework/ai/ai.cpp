@@ -56,7 +56,9 @@ bool futile(const core::Action& a, const std::string& step) {
 // destination. Such a move is valued over the six faces of that die (forced in turn), not on one
 // sample, so one unlucky roll never condemns marching.
 bool attrition_risk(const core::Action& a, const std::string& step) {
-    if (step != "movement.stack" || a.kind != "to") return false;
+    if (step != "movement.stack") return false;
+    if (a.kind == "end") return true;  // the die is thrown when the move ends
+    if (a.kind != "to") return false;
     const size_t open = a.label.rfind('(');
     if (open == std::string::npos) return false;
     return std::atoi(a.label.c_str() + open + 1) >= 2;
@@ -118,7 +120,7 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     for (size_t i = 0; i < acts.size(); ++i) {
         if (futile(acts[i], step) && acts.size() > 1) continue;
         if (budget <= 0 && best >= 0) break;
-        if (attrition_risk(acts[i], step)) {
+        if (attrition_risk(acts[i], step) && g.forced_dice.empty()) {
             // the value is the mean over the die's faces; play on from the most typical face
             std::vector<core::GameState> outcomes;
             std::vector<double> vals;
@@ -224,7 +226,7 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
         if (forced_face > 0) g.forced_dice = {forced_face};
         --budget;
         rules_->apply(g, role, a);  // throws when the determinized state disagrees
-        g.forced_dice.clear();
+        // the forced face stays for the die thrown when the move ends, later in the rollout
         if (p_.lookahead) rollout(g, role, base.decision.step, budget);
         return evaluate(g, role);
     };
