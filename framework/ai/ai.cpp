@@ -114,6 +114,11 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     }
     if (acts.empty()) return {};
     const std::string step = g.decision.step;
+    // a short budget must still weigh ending the procedure (a move's end, where march
+    // attrition is thrown): those choices are tried first
+    std::stable_partition(acts.begin(), acts.end(), [](const core::Action& a) {
+        return a.kind == "end" || a.kind == "done" || a.kind == "confirm";
+    });
     int best = -1;
     double best_v = -1e18;
     core::GameState best_state = g;
@@ -231,8 +236,18 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
         return evaluate(g, role);
     };
     if (!attrition_risk(a, base.decision.step)) return once(0);
+    // each face gets its own share of the budget, so late faces are still played to the end
+    // of the move (where the die is thrown) rather than judged before it
+    const int total = budget;
+    int spent = 0;
     Evaluation mean;
-    for (int face = 1; face <= 6; ++face) add(mean, once(face), 1.0 / 6.0);
+    for (int face = 1; face <= 6; ++face) {
+        budget = std::max(3, total / 6);
+        const int given = budget;
+        add(mean, once(face), 1.0 / 6.0);
+        spent += given - budget;
+    }
+    budget = total - spent;
     return mean;
 }
 
