@@ -46,7 +46,22 @@ bool futile(const core::Action& a, const std::string& step) {
     // 8.6-8.7: a forced march risks march attrition and halves the stack in combat; the
     // rollout's single dice sample misjudges it, so the AI keeps to the normal allowance.
     if (step == "movement.stack" && a.kind == "to" && a.label.find("forced march") != std::string::npos) return true;
+    // 8.2: passing in the movement sequence discards a Supply Train for nothing while a stack
+    // could move (staying put is still possible: the stack may stop where it stands).
+    if (step == "movement.choose" && a.kind == "pass") return true;
     return a.kind == "cancel" || (step == "movement.stack" && (a.kind == "leave" || a.kind == "drop"));
+}
+
+// 8.6: a move of two hexes or more may cost march attrition, decided by one die at the
+// destination. Such a move is valued over the six faces of that die (forced in turn), not on one
+// sample, so one unlucky roll never condemns marching.
+bool attrition_risk(const core::Action& a, const std::string& step) {
+    if (step != "movement.stack") return false;
+    if (a.kind == "end") return true;  // the die is thrown when the move ends
+    if (a.kind != "to") return false;
+    const size_t open = a.label.rfind('(');
+    if (open == std::string::npos) return false;
+    return std::atoi(a.label.c_str() + open + 1) >= 2;
 }
 
 }  // namespace
@@ -99,12 +114,48 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     }
     if (acts.empty()) return {};
     const std::string step = g.decision.step;
+    // a short budget must still weigh ending the procedure (a move's end, where march
+    // attrition is thrown): those choices are tried first
+    std::stable_partition(acts.begin(), acts.end(), [](const core::Action& a) {
+        return a.kind == "end" || a.kind == "done" || a.kind == "confirm";
+    });
     int best = -1;
     double best_v = -1e18;
     core::GameState best_state = g;
     for (size_t i = 0; i < acts.size(); ++i) {
         if (futile(acts[i], step) && acts.size() > 1) continue;
         if (budget <= 0 && best >= 0) break;
+        if (attrition_risk(acts[i], step) && g.forced_dice.empty()) {
+            // the value is the mean over the die's faces; play on from the most typical face
+            std::vector<core::GameState> outcomes;
+            std::vector<double> vals;
+            for (int face = 1; face <= 6; ++face) {
+                core::GameState c = g;
+                c.forced_dice = {face};
+                --budget;
+                try {
+                    rules_->apply(c, who, acts[i]);
+                } catch (const std::exception&) {
+                    continue;
+                }
+                c.forced_dice.clear();
+                vals.push_back(evaluate(c, who).total);
+                outcomes.push_back(std::move(c));
+            }
+            if (vals.empty()) continue;
+            double mean = 0;
+            for (double v : vals) mean += v;
+            mean /= static_cast<double>(vals.size());
+            size_t typical = 0;
+            for (size_t k = 1; k < vals.size(); ++k)
+                if (std::fabs(vals[k] - mean) < std::fabs(vals[typical] - mean)) typical = k;
+            if (mean > best_v) {
+                best_v = mean;
+                best = static_cast<int>(i);
+                best_state = std::move(outcomes[typical]);
+            }
+            continue;
+        }
         core::GameState c = g;
         --budget;
         try {
@@ -136,37 +187,93 @@ void AiBot::rollout(core::GameState& g, const std::string& role, const std::stri
     }
 }
 
-double AiBot::score(const core::GameState& base, const std::string& role, const core::Action& a,
-                    int sample, int& budget) {
-    core::GameState g = base;
-    g.rng.restore(base.rng.state() + static_cast<std::uint64_t>(sample) * 0x9e3779b97f4a7c15ull,
-                  base.rng.inc());
-    --budget;
-    rules_->apply(g, role, a);  // throws when the determinized state disagrees
-    if (p_.lookahead) rollout(g, role, base.decision.step, budget);
-    return evaluate(g, role).total;
+namespace {
+
+void add(Evaluation& sum, const Evaluation& e, double w) {
+    sum.total += w * e.total;
+    sum.material += w * e.material;
+    sum.objectives += w * e.objectives;
+    sum.cities += w * e.cities;
+    sum.napoleon += w * e.napoleon;
+    sum.trains += w * e.trains;
+    sum.command += w * e.command;
+    sum.supply += w * e.supply;
+    sum.length += w * e.length;
+}
+
+// The terms that changed most between two evaluations, e.g. "objectives +12.0, material -3.0":
+// what the AI expects its choice to bring (docs/ai.md "Explaining decisions").
+std::string changes(const Evaluation& before, const Evaluation& after) {
+    const std::pair<const char*, double> d[] = {
+        {"material", after.material - before.material},   {"objectives", after.objectives - before.objectives},
+        {"cities", after.cities - before.cities},         {"napoleon", after.napoleon - before.napoleon},
+        {"trains", after.trains - before.trains},         {"command", after.command - before.command},
+        {"supply", after.supply - before.supply},         {"length", after.length - before.length}};
+    std::vector<std::pair<const char*, double>> v;
+    for (const auto& x : d)
+        if (std::fabs(x.second) >= 0.5) v.push_back(x);
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+    std::ostringstream o;
+    o.precision(1);
+    o << std::fixed << std::showpos;
+    for (size_t i = 0; i < v.size() && i < 4; ++i) o << (i ? ", " : "") << v[i].first << " " << v[i].second;
+    return v.empty() ? "no term changes" : o.str();
+}
+
+}  // namespace
+
+Evaluation AiBot::score(const core::GameState& base, const std::string& role, const core::Action& a,
+                        int sample, int& budget) {
+    auto once = [&](int forced_face) {
+        core::GameState g = base;
+        g.rng.restore(base.rng.state() + static_cast<std::uint64_t>(sample) * 0x9e3779b97f4a7c15ull,
+                      base.rng.inc());
+        if (forced_face > 0) g.forced_dice = {forced_face};
+        --budget;
+        rules_->apply(g, role, a);  // throws when the determinized state disagrees
+        // the forced face stays for the die thrown when the move ends, later in the rollout
+        if (p_.lookahead) rollout(g, role, base.decision.step, budget);
+        return evaluate(g, role);
+    };
+    if (!attrition_risk(a, base.decision.step)) return once(0);
+    // each face gets its own share of the budget, so late faces are still played to the end
+    // of the move (where the die is thrown) rather than judged before it
+    const int total = budget;
+    int spent = 0;
+    Evaluation mean;
+    for (int face = 1; face <= 6; ++face) {
+        budget = std::max(3, total / 6);
+        const int given = budget;
+        add(mean, once(face), 1.0 / 6.0);
+        spent += given - budget;
+    }
+    budget = total - spent;
+    return mean;
 }
 
 std::string AiBot::choose(const session::Session& s, const std::string& role) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto acts = s.actions(role);
+    explanation_.clear();
     if (acts.empty()) return {};
-    auto done = [&](const std::string& text) {
+    const std::string step = s.state().decision.step;
+    const std::string head = std::string(level_name(level_)) + " " + role + ", turn " + std::to_string(s.state().turn) + " " + step + ": ";
+    auto done = [&](const core::Action& a) {
         times_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        return text;
+        if (explanation_.empty()) explanation_ = head + a.text() + " — " + reason_;
+        return a.text();
     };
     if (acts.size() == 1) {
         reason_ = "only one legal action";
-        return done(acts[0].text());
+        return done(acts[0]);
     }
-    const std::string step = s.state().decision.step;
     if (p_.epsilon > 0 && rng_.below(1000) < static_cast<std::uint32_t>(p_.epsilon * 1000)) {
         std::vector<size_t> ok;
         for (size_t i = 0; i < acts.size(); ++i)
             if (!futile(acts[i], step)) ok.push_back(i);
         if (!ok.empty()) {
             reason_ = "easy: a random choice";
-            return done(acts[ok[rng_.below(static_cast<std::uint32_t>(ok.size()))]].text());
+            return done(acts[ok[rng_.below(static_cast<std::uint32_t>(ok.size()))]]);
         }
     }
     if (!rules_ || rules_def_ != &s.def()) {
@@ -185,11 +292,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
 
     int budget = p_.apply_budget;
     std::vector<double> value(acts.size(), -1e18);
+    std::vector<Evaluation> outcome(acts.size());  // the mean evaluation after each candidate
     std::vector<bool> scored(acts.size(), false);
+    bool direct = false;  // values are the train scores below, not evaluations
     if (step == "supply.allocate") {
         // 7.3/7.7: a train lets a stack move or rally, or makes a depot. Stacks are scored by
         // what moving them is worth; depots by a steady value (supply lines for the advance);
         // dummies and passing are worth nothing.
+        direct = true;
         for (size_t i = 0; i < acts.size(); ++i) {
             const auto& a = acts[i];
             double v = -1;
@@ -205,24 +315,26 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     }
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
-    for (size_t i = 0; i < acts.size(); ++i) {
+    for (size_t i = 0; i < acts.size() && !direct; ++i) {
         if (futile(acts[i], step)) continue;
         if (static_cast<int>(i) >= p_.max_candidates) break;
-        if (step == "supply.allocate") break;
-        double sum = 0;
+        Evaluation sum;
         int n = 0;
         for (int k = 0; k < p_.samples; ++k) {
             int share = std::max(2, budget / std::max(1, (n_cand - static_cast<int>(i)) * p_.samples));
             const int before_share = share;
             try {
-                sum += score(worlds[static_cast<size_t>(k)], role, acts[i], k, share);
+                add(sum, score(worlds[static_cast<size_t>(k)], role, acts[i], k, share), 1.0);
                 ++n;
             } catch (const std::exception&) {
             }
             budget -= before_share - share;
         }
         if (n > 0) {
-            value[i] = sum / n + (rng_.below(1000) / 1e6);  // seeded tie-break
+            Evaluation mean;
+            add(mean, sum, 1.0 / n);
+            outcome[i] = mean;
+            value[i] = mean.total + (rng_.below(1000) / 1e6);  // seeded tie-break
             scored[i] = true;
         }
     }
@@ -243,34 +355,27 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     } else {
         std::ostringstream why;
         why.precision(1);
-        why << std::fixed << "value " << value[best] << " vs now " << before.total;
+        why << std::fixed;
+        if (direct) why << "train value " << value[best];
+        else why << "value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         // the runner-up, so a designer sees what was weighed
         size_t second = best;
         for (size_t i = 0; i < acts.size(); ++i)
             if (scored[i] && i != best && (second == best || value[i] > value[second])) second = i;
         if (second != best) why << "; next best '" << acts[second].text() << "' " << value[second];
+        why << " [" << acts.size() << " actions, " << (p_.apply_budget - budget) << " applies]";
         reason_ = why.str();
     }
+    explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
     if (std::ostream* out = debug_out()) {
-        core::GameState after = worlds[0];
-        try {
-            rules_->apply(after, role, acts[best]);
-            if (p_.lookahead) {
-                int b = p_.apply_budget;
-                rollout(after, role, step, b);
-            }
-        } catch (const std::exception&) {
-        }
-        const Evaluation ev = evaluate(after, role);
-        *out << "[ai " << role << " " << level_name(level_) << "] turn " << s.state().turn << " "
-             << step << ": " << acts[best].text() << " (" << acts[best].label << ") — " << reason_
-             << "\n    before: " << before.describe() << "\n    after:  " << ev.describe()
-             << " [" << acts.size() << " actions, " << (p_.apply_budget - budget) << " applies]\n";
+        *out << "[ai] " << explanation_ << "\n    before: " << before.describe();
+        if (any && !direct) *out << "\n    after:  " << outcome[best].describe();
+        *out << "\n";
         if (g_debug_level > 1)
             for (size_t i = 0; i < acts.size(); ++i)
                 *out << "      " << acts[i].text() << ": " << (scored[i] ? std::to_string(value[i]) : "not scored") << "\n";
     }
-    return done(acts[best].text());
+    return done(acts[best]);
 }
 
 void register_bot_kinds() {

@@ -46,6 +46,7 @@ void set_debug_stream(std::ostream* out);
 // Evaluation of a state from `role`'s point of view (higher is better), with its parts.
 struct Evaluation {
     double total = 0, material = 0, objectives = 0, cities = 0, napoleon = 0, trains = 0, command = 0, supply = 0;
+    double length = 0;  // 14.12: the game shortened by Bernadotte's crossing (1814)
     std::string describe() const;
 };
 Evaluation evaluate(const core::GameState& s, const std::string& role);
@@ -76,9 +77,12 @@ public:
     // Wall time of each decision this bot took, in seconds (for the tournament's report).
     const std::vector<double>& decision_seconds() const { return times_; }
     const std::string& last_reason() const { return reason_; }
+    // The last decision explained in one line (level, role, Turn, step, action, value, the terms
+    // it changes, the runner-up): the log's debug note (session::Bot::explain).
+    std::string explain() const override { return explanation_; }
 
 private:
-    double score(const core::GameState& base, const std::string& role, const core::Action& a,
+    Evaluation score(const core::GameState& base, const std::string& role, const core::Action& a,
                  int sample, int& budget);
     void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                  int& budget);
@@ -91,6 +95,7 @@ private:
     const core::ModuleDef* rules_def_ = nullptr;
     std::vector<double> times_;
     std::string reason_;
+    std::string explanation_;
 };
 
 // Registers "ai" (normal), "ai-easy", "ai-normal" and "ai-hard" with session::make_bot.

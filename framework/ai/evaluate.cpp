@@ -31,6 +31,9 @@ struct Profile {
     std::vector<Objective> objectives;
     std::vector<int> of2;            // per counter type: OF in halves (0 if not a unit)
     std::vector<bool> unit, napoleon, genuine_train, commander;
+    std::vector<bool> shortens_game;  // 14.12: Bernadotte and his Swedish corps
+    std::vector<bool> held_until_turn4;  // 14.8: Soult's and Wellington's commands
+    const core::RegionDef* east_of_rhine = nullptr;
     int disrupted_face_of_unit = 1;
     std::map<int, std::vector<hex::Hex>> uss;  // side index -> Ultimate Supply Source hexes
     std::vector<int> depot_face;               // per counter type: the face index "depot", or -1
@@ -56,10 +59,18 @@ const Profile& profile(const core::ModuleDef& d) {
         p.depot_face.push_back(ct.face_index("depot"));
         auto g = ct.stats.find("genuine");
         p.genuine_train.push_back(g != ct.stats.end() && g->second.is_int() && g->second.as_int() == 1);
+        auto army = ct.stats.find("army");
+        p.held_until_turn4.push_back(d.id == "napoleon_1814" && army != ct.stats.end() && army->second.is_string() &&
+                                     (army->second.as_string() == "pyrenees" || army->second.as_string() == "peninsula"));
+        auto nation = ct.stats.find("nation");
+        p.shortens_game.push_back(d.id == "napoleon_1814" &&
+                                  (ct.id == "bernadotte" || (nation != ct.stats.end() && nation->second.is_string() &&
+                                                             nation->second.as_string() == "sweden")));
     }
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
     if (d.id == "napoleon_1814") {
+        p.east_of_rhine = d.map.region("east_of_rhine");
         p.attacker = "coalition";
         p.defender = "french";
         const std::pair<const char*, const char*> obj[] = {
@@ -136,9 +147,9 @@ bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>
 void set_feature_rules(script::RulesHost* rules) { g_feature_rules = rules; }
 
 std::string Evaluation::describe() const {
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f + command %.1f + supply %.1f",
-                  total, material, objectives, cities, napoleon, trains, command, supply);
+    char buf[240];
+    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f + command %.1f + supply %.1f + length %.1f",
+                  total, material, objectives, cities, napoleon, trains, command, supply, length);
     return buf;
 }
 
@@ -197,9 +208,15 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             if (hex::distance(src, h) <= range) return true;
         return false;
     };
+    // 14.12: Bernadotte or a Swedish unit west of the Rhine cuts the game to 10 Turns: two Turns
+    // fewer for the Coalition to reach its objectives.
+    bool shortened = s.var("bernadotte_crossed").is_bool() && s.var("bernadotte_crossed").as_bool();
     for (const auto& pc : s.pieces()) {
         if (pc.owner < 0) continue;
         const size_t t = static_cast<size_t>(pc.type);
+        if (p.shortens_game[t] && pc.owner == att_idx && pc.loc.is_hex() && p.east_of_rhine &&
+            !d.map.in_region(pc.loc.hex, "east_of_rhine"))
+            shortened = true;
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
         if (p.unit[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex))
             e.supply += (pc.owner == role_idx ? -1.0 : 1.0) * 4.0 * (1.0 + p.of2[t] / 4.0);
@@ -261,13 +278,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     (void)nap_hex_own2;
     (void)enemy_of2_at;
     const double sign = (att_idx == role_idx) ? 1.0 : -1.0;
+    if (shortened) e.length = -sign * 300;
     e.objectives = sign * obj_att;
     e.cities = sign * cities_att;
     e.napoleon = -sign * nap;
     e.material *= 3.0;
-    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains + e.command + e.supply;
+    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains + e.command + e.supply + e.length;
     return e;
 }
+
+constexpr double kDepotCost = 20.0;
 
 double depot_value(const core::GameState& s, const std::string& role, const std::string& label) {
     const core::ModuleDef& d = s.def();
@@ -276,11 +296,63 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     if (!h || t < 0) return 0;
     const int face = d.counter_types[static_cast<size_t>(t)].face_index("depot");
     if (face < 0) return 0;
-    core::GameState c = s;
-    c.create_piece(t, "ai_depot_probe", d.side_index(role), core::Location::at(*h), face);
-    // what the depot brings into supply, plus a little for a depot nearer the objectives
-    const double gain = evaluate(c, role).supply - evaluate(s, role).supply;
-    return gain + 1.0;
+    const Profile& p = profile(d);
+    const int side = d.side_index(role);
+    // A hex that already has a depot, or a train allocated this Turn (7.4: the trains are
+    // placed before the depots are made, 7.7), gains nothing from one more.
+    for (int i : s.stack(core::Location::at(*h))) {
+        const auto& pc = s.piece(i);
+        if (pc.owner == side && (p.genuine_train[static_cast<size_t>(pc.type)] ||
+                                 (p.depot_face[static_cast<size_t>(pc.type)] >= 0 && pc.face == p.depot_face[static_cast<size_t>(pc.type)])))
+            return 0;
+    }
+    // what the depot brings into supply, beyond the depots already to be made this Turn (the
+    // trains allocated alone on a city)
+    core::GameState b = s;
+    for (int i = 0; i < b.piece_count(); ++i) {
+        const auto& pc = b.piece(i);
+        if (pc.owner != side || !pc.loc.is_hex() || !p.genuine_train[static_cast<size_t>(pc.type)] || pc.face == face)
+            continue;
+        bool alone = true;
+        for (int j : b.stack(pc.loc))
+            if (b.piece(j).owner == side && p.unit[static_cast<size_t>(b.piece(j).type)]) alone = false;
+        if (alone) b.set_face(i, face);
+    }
+    core::GameState c = b;
+    c.create_piece(t, "ai_depot_probe", side, core::Location::at(*h), face);
+    const double gain = evaluate(c, role).supply - evaluate(b, role).supply;
+    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer the
+    // objectives than every source it has (depots, trains allocated this Turn, the USS) is worth
+    // 10 per hex gained, if it serves an army (own units within 3 hexes, by weight, up to 4).
+    double forward = 0;
+    if (!p.attacker.empty() && role == p.attacker && !p.objectives.empty()) {
+        auto nearest = [&](hex::Hex x) {
+            int best = 99;
+            for (const auto& o : p.objectives) best = std::min(best, dist_to(o, x));
+            return best;
+        };
+        int from = 99;
+        if (auto it = p.uss.find(side); it != p.uss.end())
+            for (const hex::Hex& u : it->second) from = std::min(from, nearest(u));
+        double army = 0;
+        for (const auto& pc : s.pieces()) {
+            if (pc.owner != side || !pc.loc.is_hex()) continue;
+            const size_t pt = static_cast<size_t>(pc.type);
+            const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
+            bool pending = false;  // a train alone on a city: a depot to be made this Turn
+            if (!depot && p.genuine_train[pt]) {
+                pending = true;
+                for (int j : s.stack(pc.loc))
+                    if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
+            }
+            if (depot || pending) from = std::min(from, nearest(pc.loc.hex));
+            if (p.unit[pt] && hex::distance(pc.loc.hex, *h) <= 3) army += 0.5 + p.of2[pt] / 8.0;
+        }
+        forward = 10.0 * std::max(0, from - nearest(*h)) * std::min(army, 4.0) / 4.0;
+    }
+    // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
+    // move (stack_potential of a middling stack)
+    return gain + forward - kDepotCost;
 }
 
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& label) {
@@ -298,6 +370,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (pc.owner != role_idx) continue;
         if (p.commander[t]) cmd = true;
         if (!p.unit[t]) continue;
+        if (p.held_until_turn4[t] && s.turn < 4) continue;  // 14.8: may not move yet
         own += 0.5 + p.of2[t] / 8.0;
         if (pc.face == p.disrupted_face_of_unit) disrupted = true;
     }

@@ -17,6 +17,9 @@ public:
     virtual ~Bot() = default;
     // The text of the chosen action, or empty when the bot has no legal action to take.
     virtual std::string choose(const Session& s, const std::string& role) = 0;
+    // Why the last choice was made, for the log's debug note (Session::annotate_last); empty
+    // when the bot has nothing to say (the random bot).
+    virtual std::string explain() const { return {}; }
 };
 
 // Picks uniformly among the legal actions with its own RNG (never the game's: a bot must not

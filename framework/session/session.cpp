@@ -227,6 +227,12 @@ ApplyResult Session::apply(const std::string& role, const std::string& action_te
     return r;
 }
 
+bool Session::annotate_last(const std::string& role, std::string note) {
+    if (log_.empty() || log_.back().role != role) return false;
+    log_.back().note = std::move(note);
+    return true;
+}
+
 bool Session::can_undo(const std::string& role, std::string* why) const {
     auto no = [&](const std::string& reason) {
         if (why) *why = reason;
@@ -339,6 +345,8 @@ json Session::log_json(const std::string& role) const {
             if (event_visible(ev, role)) evs.push_back(event_to_json(ev));
         ej["events"] = std::move(evs);
         if (role.empty() && !e.hash.empty()) ej["hash"] = e.hash;
+        // the deciding role's private reasoning: its own view and the referee's only
+        if (!e.note.empty() && (role.empty() || role == e.role)) ej["note"] = e.note;
         out.push_back(std::move(ej));
     }
     return out;
@@ -459,6 +467,7 @@ Session Session::from_json(std::shared_ptr<const core::ModuleDef> def,
             e.turn = ej.value("turn", 0);
             e.phase = ej.value("phase", "");
             e.hash = ej.value("hash", "");
+            e.note = ej.value("note", "");
             if (ej.contains("events") && ej["events"].is_array())
                 for (const auto& ev : ej["events"]) e.events.push_back(event_from_json(ev));
             s.log_.push_back(std::move(e));

@@ -31,6 +31,9 @@ struct LogEntry {
     std::string phase;
     std::vector<core::Event> events;
     std::string hash;  // state hash after the action (16 hex digits), empty if not recorded
+    // Debug level, private to `role`: why that role chose the action (an AI's reasoning). Shown
+    // only to `role` and to the referee view (""); never part of the state, its hash or a replay.
+    std::string note;
 };
 
 // Everything needed to start a game again from scratch.
@@ -80,6 +83,10 @@ public:
     const std::vector<core::Action>& actions_view(const std::string& role) const;
     // Takes one action given in its text form. A refusal leaves everything unchanged.
     ApplyResult apply(const std::string& role, const std::string& action_text);
+
+    // Attaches a debug note (LogEntry::note) to the last log entry, if `role` took it; false
+    // otherwise. Changes no state: hashes, undo and replays are untouched.
+    bool annotate_last(const std::string& role, std::string note);
 
     // Undo the last action if `role` took it and no die was rolled / nothing was revealed since.
     bool can_undo(const std::string& role, std::string* why = nullptr) const;

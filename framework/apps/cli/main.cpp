@@ -306,6 +306,9 @@ int cmd_play(int argc, char** argv) {
         }
         auto r = s.apply(role, action);
         if (!r.ok) throw Refused(source + ": " + role + " " + action + ": refused: " + r.refusal);
+        // a bot's reasoning goes into the log as its role's private debug note
+        if (auto it = bots.find(role); it != bots.end() && source.rfind("bot ", 0) == 0)
+            s.annotate_last(role, it->second->explain());
         ++taken;
         check_now("action " + std::to_string(s.log().size()) + " (" + role + ": " + action + ")");
     }

@@ -427,8 +427,13 @@ void App::poll_ai() {
         const std::string role = ai_role_;
         ai_job_ = {};
         ai_role_.clear();
-        if (!text.empty() && session_->decider() == role) apply_action(role, text);
-        else if (text.empty() && ai_error_.empty()) ai_error_ = side_name(role) + " (AI) has no legal action.";
+        if (!text.empty() && session_->decider() == role) {
+            const size_t logged = session_->log().size();
+            apply_action(role, text);
+            // the bot's reasoning: a debug note in the log, private to its role
+            if (session_ && session_->log().size() == logged + 1 && bots_.count(role))
+                session_->annotate_last(role, bots_[role]->explain());
+        } else if (text.empty() && ai_error_.empty()) ai_error_ = side_name(role) + " (AI) has no legal action.";
         return;
     }
     const std::string d = session_->decider();
