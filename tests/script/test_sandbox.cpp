@@ -36,9 +36,12 @@ cases.rep_bomb = function() return string.rep("x", 1 << 40) end
 cases.rep_method_bomb = function() return ("xy"):rep(1e12, ",") end
 cases.memory_bomb = function() local t = {} for i = 1, 1e9 do t[i] = {i} end end
 cases.concat_bomb = function() local s = "x" while true do s = s .. s end end
+-- 100 KB strings: the 64 MiB are reached in a few hundred iterations, well within the
+-- instruction limit whatever the collector (with 1 KB strings the generational collector, which
+-- frees the temporaries at once, let the instruction limit come first).
 cases.memory_in_pcall = function()
   local t = {}
-  while true do pcall(function() for i = 1, 1e6 do t[#t + 1] = ("x"):rep(1000) .. i end end) end
+  while true do pcall(function() for i = 1, 1e6 do t[#t + 1] = ("x"):rep(100000) .. i end end) end
 end
 cases.loop = function() while true do end end
 cases.loop_pcall = function() while true do pcall(function() while true do end end) end end
