@@ -508,9 +508,11 @@ end
 -- defence_bonus(n, selectors[, count:k]): the drawer's defending stacks whose units all match add
 -- n to their final defence value. Returns the bonus of the defending units `ids` of `side`.
 C.turn_effect("defence_bonus")
-function C.defence_bonus(ctx, game, side, ids)
+-- The bonus of the `name` effects (n, selectors[, count:k]) for `side`'s stack of units `ids`:
+-- effects whose selectors every unit matches add n, at most k times when counted.
+local function stack_bonus(game, name, side, ids)
     local total = 0
-    for _, e in ipairs(C.active(game, "defence_bonus")) do
+    for _, e in ipairs(C.active(game, name)) do
         if e.drawer == side and #ids > 0 then
             local sel, count = {}, nil
             for i = 2, #e.args do
@@ -527,6 +529,8 @@ function C.defence_bonus(ctx, game, side, ids)
     end
     return total
 end
+
+function C.defence_bonus(ctx, game, side, ids) return stack_bonus(game, "defence_bonus", side, ids) end
 
 -- free_rally(n, [side], selectors[, no_commander]): n of the drawer's stacks whose units all
 -- match may rally (8.1) this Turn without a Supply Train; with "no_commander", n units rally
@@ -1154,25 +1158,7 @@ function C.available(game, name, side)
 end
 
 -- The bonus of combat_bonus effects for `side`'s stack of units `ids` (attack or defence).
-function C.combat_bonus(ctx, game, side, ids)
-    local total = 0
-    for _, e in ipairs(C.active(game, "combat_bonus")) do
-        if e.drawer == side and #ids > 0 then
-            local sel, count = {}, nil
-            for i = 2, #e.args do
-                local c = e.args[i]:match("^count:(%d+)$")
-                if c then count = tonumber(c) else sel[#sel + 1] = e.args[i] end
-            end
-            local all = true
-            for _, id in ipairs(ids) do if not C.matches(game, id, sel) then all = false break end end
-            if all and not (count and (e.used or 0) >= count) then
-                total = total + (tonumber(e.args[1]) or 0)
-                if count then C.use(game, e) end
-            end
-        end
-    end
-    return total
-end
+function C.combat_bonus(ctx, game, side, ids) return stack_bonus(game, "combat_bonus", side, ids) end
 
 -- Movement: move_roll(enemy, mixed, fail:k): that side's stacks of more than one nationality
 -- roll 1d6 before moving; on k or less they do not move.
