@@ -824,6 +824,9 @@ void App::ui_menu() {
             if (ImGui::MenuItem("Map: drawn from the map data", nullptr, !show_art_)) show_art_ = false, map_->show_art(false);
         }
         if (ImGui::MenuItem("Colour-blind-safe highlights", nullptr, &colour_blind_)) refresh();
+        // Debug level: each AI decision's reasoning, where this view may see it (its own side's
+        // notes; all of them in a game without human players, or a replay viewed as referee).
+        ImGui::MenuItem("AI reasoning in the log (debug)", nullptr, &show_notes_);
         if (ImGui::BeginMenu("UI scale")) {
             for (float s : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f}) {
                 char buf[16];
@@ -1135,11 +1138,9 @@ void App::ui_panel() {
     ImGui::End();
 }
 
-void App::ui_log() {
-    ImGui::PushFont(imgui_.fonts().bold);
-    ImGui::TextUnformatted("Log");
-    ImGui::PopFont();
-    ImGui::BeginChild("##log", ImVec2(0, 0), true);
+std::vector<App::LogLine> App::log_lines() const {
+    std::vector<LogLine> out;
+    if (!session_ || !def_) return out;
     int turn = -1;
     std::string phase = "\x01";
     const size_t shown = screen_ == Screen::Replay ? replay_pos_ : log_.size();
@@ -1159,22 +1160,58 @@ void App::ui_log() {
             turn = t;
             phase = ph;
             const int pi = def_->phase_index(ph);
-            ImGui::PushFont(imgui_.fonts().bold);
-            ImGui::TextColored(ImVec4(0.45f, 0.25f, 0.08f, 1), "Turn %d - %s", t, pi >= 0 ? def_->phases[static_cast<size_t>(pi)].name.c_str() : ph.c_str());
-            ImGui::PopFont();
+            out.push_back({LogLine::Kind::Heading, "",
+                           "Turn " + std::to_string(t) + " - " +
+                               (pi >= 0 ? def_->phases[static_cast<size_t>(pi)].name : ph)});
         }
         const std::string role = e.value("role", "");
-        ImGui::TextColored(to_im(darker(side_color(role), 0.2f)), "%s:", side_name(role).c_str());
-        ImGui::SameLine();
-        ImGui::TextWrapped("%s", e.value("action", "").c_str());
-        for (const auto& ev : e["events"]) {
-            if (ev.value("kind", "") == "roll") {
-                std::string dice;
-                for (const auto& dv : ev["dice"]) dice += (dice.empty() ? "" : " ") + std::to_string(dv.get<int>());
-                ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.6f, 1), "    roll %s: %s", ev.value("purpose", "").c_str(), dice.c_str());
-            } else {
-                ImGui::TextWrapped("    %s", ev.value("text", "").c_str());
+        out.push_back({LogLine::Kind::Action, role, e.value("action", "")});
+        if (e.contains("events"))
+            for (const auto& ev : e["events"]) {
+                if (ev.value("kind", "") == "roll") {
+                    std::string dice;
+                    if (ev.contains("dice"))
+                        for (const auto& dv : ev["dice"]) dice += (dice.empty() ? "" : " ") + std::to_string(dv.get<int>());
+                    out.push_back({LogLine::Kind::Roll, role, "roll " + ev.value("purpose", "") + ": " + dice});
+                } else {
+                    out.push_back({LogLine::Kind::Event, role, ev.value("text", "")});
+                }
             }
+        // The note is in log_ only where the viewer may see it (its own role's, or the referee's).
+        if (show_notes_ && e.contains("note") && e["note"].is_string() && !e["note"].get<std::string>().empty())
+            out.push_back({LogLine::Kind::Note, role, "why: " + e["note"].get<std::string>()});
+    }
+    return out;
+}
+
+void App::ui_log() {
+    ImGui::PushFont(imgui_.fonts().bold);
+    ImGui::TextUnformatted("Log");
+    ImGui::PopFont();
+    ImGui::BeginChild("##log", ImVec2(0, 0), true);
+    for (const LogLine& l : log_lines()) {
+        switch (l.kind) {
+            case LogLine::Kind::Heading:
+                ImGui::PushFont(imgui_.fonts().bold);
+                ImGui::TextColored(ImVec4(0.45f, 0.25f, 0.08f, 1), "%s", l.text.c_str());
+                ImGui::PopFont();
+                break;
+            case LogLine::Kind::Action:
+                ImGui::TextColored(to_im(darker(side_color(l.role), 0.2f)), "%s:", side_name(l.role).c_str());
+                ImGui::SameLine();
+                ImGui::TextWrapped("%s", l.text.c_str());
+                break;
+            case LogLine::Kind::Roll:
+                ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.6f, 1), "    %s", l.text.c_str());
+                break;
+            case LogLine::Kind::Event:
+                ImGui::TextWrapped("    %s", l.text.c_str());
+                break;
+            case LogLine::Kind::Note:
+                ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.42f, 0.42f, 0.42f, 1));
+                ImGui::TextWrapped("    %s", l.text.c_str());
+                ImGui::PopStyleColor();
+                break;
         }
     }
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 4) ImGui::SetScrollHereY(1.0f);
@@ -1386,6 +1423,16 @@ void App::run_script_step() {
         ++script_pos_;
         return;
     }
+    if (c.verb == "wait-log") {
+        // wait-log N: until the log has at least N entries (bots playing); at most 5000 frames.
+        const size_t n = static_cast<size_t>(std::atol(c.args.empty() ? "0" : c.args[0].c_str()));
+        const bool done = session_ && session_->log().size() >= n;
+        if (!done && !(session_ && session_->over()) && ++script_ai_wait_ < 5000) return;
+        if (!done) script_error(c, "the log has " + std::to_string(session_ ? session_->log().size() : 0) + " entries");
+        script_ai_wait_ = 0;
+        ++script_pos_;
+        return;
+    }
     if (c.verb == "advance-to") {
         // advance-to TURN PHASE KIND...: until the game is at TURN/PHASE with a human to decide,
         // take (one per frame) the first legal action of the first listed kind that has one,
@@ -1524,6 +1571,14 @@ void App::run_script_step() {
                                    c.args.size() > 4 ? std::atoi(arg(4).c_str()) : 8});
     }
     else if (c.verb == "about") show_about_ = arg(0) != "off";
+    else if (c.verb == "ai-notes") show_notes_ = arg(0) != "off";
+    else if (c.verb == "expect-log-text" || c.verb == "expect-no-log-text") {
+        // expect-[no-]log-text TEXT: whether some line of the log panel contains TEXT.
+        bool found = false;
+        for (const LogLine& l : log_lines()) found = found || l.text.find(c.rest) != std::string::npos;
+        if (found != (c.verb == "expect-log-text"))
+            script_error(c, std::string("the log panel ") + (found ? "shows" : "does not show") + " '" + c.rest + "'");
+    }
     else if (c.verb == "expect-screen") {
         const char* names[] = {"start", "game", "replay"};
         if (arg(0) != names[static_cast<int>(screen_)]) script_error(c, std::string("screen is ") + names[static_cast<int>(screen_)]);

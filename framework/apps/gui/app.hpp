@@ -87,6 +87,13 @@ private:
     void ui_start();
     void ui_panel();
     void ui_log();
+    // The log panel's lines (turn headings, actions, dice, events and, when show_notes_, the
+    // AI's debug notes), built from log_ as the viewer may see it; ui_log draws them.
+    struct LogLine {
+        enum class Kind { Heading, Action, Roll, Event, Note } kind;
+        std::string role, text;
+    };
+    std::vector<LogLine> log_lines() const;
     void ui_chooser();
     void ui_handover();
     void ui_dialogs();
@@ -149,6 +156,7 @@ private:
     bool colour_blind_ = false;
     bool show_overview_ = true;
     bool show_art_ = true;  // the module's map art, when it has some (View menu)
+    bool show_notes_ = false;  // the AI's reasoning (private debug notes) in the log (View menu)
     std::string selected_piece_;
     std::vector<std::string> chooser_;        // entries: action texts, or "select:<piece id>"
     std::vector<std::string> chooser_labels_;
