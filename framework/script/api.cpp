@@ -1180,6 +1180,10 @@ void open_api(lua_State* L) {
     for (const auto& [name, fns] : libs) {
         lua_newtable(L);
         luaL_setfuncs(L, fns, 0);
+        if (Profiler* p = ctx(L).profiler.get())
+            for (const luaL_Reg* r = fns; r->name; ++r)
+                p->name_api(reinterpret_cast<const void*>(r->func),
+                            std::string(name) + '.' + r->name);
         freeze(L, -1, std::string("'") + name + ".{}'",
                std::string("the ") + name + " API is read-only");
         lua_setglobal(L, name);

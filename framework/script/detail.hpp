@@ -3,6 +3,7 @@
 // frames properly, and every binding must stop its own std::exceptions from reaching Lua.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -17,6 +18,7 @@
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "script/profiler.hpp"
 #include "script/rules_host.hpp"
 
 namespace vedette::script::detail {
@@ -63,6 +65,8 @@ struct Context {
     std::exception_ptr cpp_error;  // a C++ exception from the host's own code within a call
 
     std::function<void(const std::string&)> print;
+
+    std::unique_ptr<Profiler> profiler;  // VEDETTE_LUA_PROFILE (profiler.hpp); null when off
 };
 
 inline Context& ctx(lua_State* L) { return **static_cast<Context**>(lua_getextraspace(L)); }
@@ -111,6 +115,15 @@ void push_object(lua_State* L, const core::Object& o);  // as push_value(Value(o
 // Runs f, turning a C++ exception into a Lua error raised at the caller's position.
 template <lua_CFunction F>
 int guarded(lua_State* L) {
+    struct Timed {  // only while profiling: how often and how long each host function runs
+        Profiler* p;
+        std::chrono::steady_clock::time_point t0;
+        ~Timed() {
+            if (p) p->count_api(reinterpret_cast<const void*>(&guarded<F>),
+                                std::chrono::steady_clock::now() - t0);
+        }
+    } timed{ctx(L).profiler.get(), {}};
+    if (timed.p) timed.t0 = std::chrono::steady_clock::now();
     std::string err;
     try {
         return F(L);

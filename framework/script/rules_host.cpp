@@ -317,6 +317,11 @@ std::unique_ptr<RulesHost> RulesHost::load(std::shared_ptr<const core::ModuleDef
     const std::filesystem::path main_path(def->rules_main);
     c.rules_dir = main_path.parent_path().generic_string();
     c.print = [](const std::string& s) { std::cerr << "[rules] " << s << '\n'; };
+    if (const char* path = std::getenv("VEDETTE_LUA_PROFILE"); path && *path) {
+        static int hosts = 0;  // the AI loads hosts of its own: tell their reports apart
+        c.profiler = std::make_unique<detail::Profiler>(path);
+        c.profiler->set_title("module " + def->id + ", rules host #" + std::to_string(++hosts));
+    }
 
     lua_State* L = lua_newstate(detail::limited_alloc, &c);
     if (!L) throw ScriptError("cannot create the Lua state (memory limit too small?)", "", 0, "");

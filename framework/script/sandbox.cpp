@@ -103,6 +103,7 @@ void set_memory_abort(lua_State* L) {
 void count_hook(lua_State* L, lua_Debug*) {
     Context& c = ctx(L);
     if (!c.in_call) return;
+    if (c.profiler) c.profiler->sample(L);
     c.instructions += kHookStep;
     if (c.abort == Context::Abort::None && c.instructions > c.limits.instructions)
         set_instruction_abort(L);
