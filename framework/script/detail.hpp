@@ -18,6 +18,7 @@
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "script/block_pool.hpp"
 #include "script/profiler.hpp"
 #include "script/rules_host.hpp"
 
@@ -39,6 +40,7 @@ struct Context {
     std::string rules_dir;  // module-relative folder of the rules files, e.g. "rules"
 
     std::size_t mem_used = 0;
+    BlockPool pool;  // limited_alloc's small blocks; outlives the lua_State (closed first)
 
     // The current call's state: cstate is null outside calls (the game API refuses to run
     // then); state is null too when the call may only read (rules.actions).

@@ -66,7 +66,12 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
     auto* c = static_cast<Context*>(ud);
     const size_t old = ptr ? osize : 0;  // without ptr, osize is a type tag
     if (nsize == 0) {
-        std::free(ptr);
+        if (ptr) {
+            if (BlockPool::fits(old))
+                c->pool.release(ptr, old);
+            else
+                std::free(ptr);
+        }
         c->mem_used -= old;
         return nullptr;
     }
@@ -74,8 +79,24 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
         const size_t room = c->limits.memory > c->mem_used ? c->limits.memory - c->mem_used : 0;
         if (nsize - old > room) return nullptr;  // Lua collects garbage and retries, then fails
     }
-    void* p = std::realloc(ptr, nsize);
-    if (!p) return nullptr;
+    void* p = nullptr;
+    const bool small_before = ptr && BlockPool::fits(old), small_after = BlockPool::fits(nsize);
+    if (ptr && !small_before && !small_after) {
+        p = std::realloc(ptr, nsize);
+    } else if (small_before && small_after &&
+               BlockPool::size_class(old) == BlockPool::size_class(nsize)) {
+        p = ptr;  // the block has room already
+    } else {
+        p = small_after ? c->pool.alloc(nsize) : std::malloc(nsize);
+        if (p && ptr) {
+            std::memcpy(p, ptr, std::min(old, nsize));
+            if (small_before)
+                c->pool.release(ptr, old);
+            else
+                std::free(ptr);
+        }
+    }
+    if (!p) return nullptr;  // Lua 5.4 turns this into a memory error, even when shrinking
     c->mem_used = c->mem_used - old + nsize;
     return p;
 }
