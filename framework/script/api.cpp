@@ -48,7 +48,7 @@ GameState& writer(lua_State* L, const char* fn) {
     if (!c.state)
         bad(fn, "the game cannot be changed in " + c.call_name +
                     " (listing actions must leave the state as it is)");
-    c.memo_valid = false;  // whatever was derived from the state may be stale now
+    c.forget_derived();  // whatever was derived from the state may be stale now
     return *c.state;
 }
 
@@ -234,23 +234,25 @@ const std::string& side_id(const ModuleDef& d, int s) {
 
 // ---- game: pieces ----
 
-int g_piece(lua_State* L) {
-    const char* fn = "game.piece";
-    const auto& st = reader(L, fn);
-    const auto& d = def_of(L);
-    if (lua_type(L, 1) != LUA_TSTRING) str_arg(L, 1, fn, "piece id");  // raises the error
-    // Asked for every piece of every scan: no std::string temporaries, no copy of the props.
-    size_t n = 0;
-    const char* id = lua_tolstring(L, 1, &n);
-    const int i = st.find_piece(std::string_view(id, n));
-    if (i < 0) {
-        lua_pushnil(L);
-        return 1;
-    }
+// game.piece's tables are read-only views, built once per piece while the state is unchanged
+// (rules scans ask for every piece again and again): an empty proxy table whose frozen metatable
+// reads through to the backing table at the top of the stack, which it replaces.
+void to_piece_view(lua_State* L, int refusal) {
+    lua_createtable(L, 0, 0);
+    push_frozen_metatable(L, -2, refusal);
+    lua_setmetatable(L, -2);
+    lua_remove(L, -2);
+}
+
+void push_piece_view(lua_State* L, const GameState& st, int i, int id_idx) {
+    const Context& c = ctx(L);
+    const auto& d = *c.def;
     const auto& p = st.piece(i);
     const auto& ct = d.counter_types[static_cast<size_t>(p.type)];
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.piece_refusal);
+    const int refusal = lua_gettop(L);
     lua_createtable(L, 0, 7);
-    lua_pushvalue(L, 1);  // the id, as given (equal to p.id)
+    lua_pushvalue(L, id_idx);  // the id, as given (equal to p.id)
     lua_setfield(L, -2, "id");
     set_str(L, "type", ct.id);
     if (p.face >= 0 && p.face < static_cast<int>(ct.faces.size()))
@@ -264,7 +266,38 @@ int g_piece(lua_State* L) {
         set_opt(L, "loc", loc_text(d, p.loc));
     }
     push_object(L, p.props);
+    to_piece_view(L, refusal);
     lua_setfield(L, -2, "props");
+    to_piece_view(L, refusal);
+    lua_remove(L, refusal);
+}
+
+int g_piece(lua_State* L) {
+    const char* fn = "game.piece";
+    const auto& st = reader(L, fn);
+    if (lua_type(L, 1) != LUA_TSTRING) str_arg(L, 1, fn, "piece id");  // raises the error
+    size_t n = 0;
+    const char* id = lua_tolstring(L, 1, &n);
+    const int i = st.find_piece(std::string_view(id, n));
+    if (i < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_settop(L, 1);
+    Context& c = ctx(L);
+    auto& versions = c.piece_view_versions;
+    const auto slot = static_cast<size_t>(i);
+    const std::uint64_t version = st.piece(i).version;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.piece_views);
+    if (slot < versions.size() && versions[slot] == version) {
+        lua_rawgeti(L, 2, i + 1);
+        return 1;
+    }
+    if (slot >= versions.size()) versions.resize(slot + 1, 0);  // versions start at 1
+    push_piece_view(L, st, i, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, 2, i + 1);
+    versions[slot] = version;
     return 1;
 }
 
@@ -1168,6 +1201,15 @@ std::string refusal_reason(lua_State* L, int idx) {
 }
 
 void open_api(lua_State* L) {
+    Context& c = ctx(L);
+    push_frozen_refusal(L, "'{}' in a piece table",
+                        "game.piece returns a read-only view of the state (change pieces with "
+                        "game.move, game.set_prop, ...)");
+    c.piece_refusal = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    c.piece_views = luaL_ref(L, LUA_REGISTRYINDEX);
+    c.piece_view_versions.clear();
+
     luaL_newmetatable(L, kRefusalMeta);
     lua_pushcfunction(L, guarded<refusal_tostring>);
     lua_setfield(L, -2, "__tostring");

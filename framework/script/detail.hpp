@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/defs.hpp"
 #include "core/state.hpp"
@@ -52,8 +53,15 @@ struct Context {
     std::string call_name;   // "rules.apply", for messages
     std::uint64_t instructions = 0;
     // game.memo(): the table is valid until the state may have changed (a new call, a new
-    // binding, any writing API call). See invalidate_memo.
+    // binding, any writing API call).
     bool memo_valid = false;
+    void forget_derived() { memo_valid = false; }
+    // game.piece's read-only tables, kept from call to call: the registry table piece_views
+    // holds at [i + 1] the table built for the piece of index i at version
+    // piece_view_versions[i] (Piece::version: equal versions, equal pieces).
+    int piece_views = LUA_NOREF;
+    std::vector<std::uint64_t> piece_view_versions;
+    int piece_refusal = LUA_NOREF;  // the __newindex of every piece table
 
     enum class Abort { None, Instructions, Memory };
     Abort abort = Abort::None;
@@ -73,8 +81,6 @@ struct Context {
 
 inline Context& ctx(lua_State* L) { return **static_cast<Context**>(lua_getextraspace(L)); }
 
-// Forgets game.memo()'s table: called whenever the bound state changes or may change.
-inline void invalidate_memo(lua_State* L) { ctx(L).memo_valid = false; }
 
 // ---- limits (sandbox.cpp) ----
 void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize);
@@ -89,8 +95,16 @@ void set_memory_abort(lua_State* L);
 // Opens the allowed libraries and replaces the unsafe or non-deterministic functions.
 void open_sandbox(lua_State* L);
 // Makes the table at idx read-only in place (its contents move to a hidden backing table).
-// `what` names it in the error, e.g. "global" -> "cannot set global 'x': <why>".
+// `what` names it in the error, e.g. "global '{}'" -> "cannot set global 'x': <why>".
 void freeze(lua_State* L, int idx, const std::string& what, const std::string& why);
+// Pushes the table whose contents the table at idx shows: its backing table if frozen (then
+// true), else itself. pairs, next, rawget, rawlen and to_value look through frozen tables.
+bool push_contents(lua_State* L, int idx);
+// The parts of a frozen table, for the host's own read-only views (game.piece): the function
+// that refuses writes (freeze's message), and the metatable {__index = the table at backing,
+// __newindex = the function at newindex, ...} that makes an empty table a view of backing.
+void push_frozen_refusal(lua_State* L, const std::string& what, const std::string& why);
+void push_frozen_metatable(lua_State* L, int backing, int newindex);
 // Replaces string.find/match/gmatch/gsub by a matcher that charges its steps to the
 // instruction budget (Lua's own matcher is a C loop the count hook cannot interrupt).
 void install_pattern_guards(lua_State* L, int string_table);

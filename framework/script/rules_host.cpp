@@ -223,7 +223,7 @@ struct RulesHost::Impl {
         x.state = st;
         x.readonly_depth = 0;
         x.in_call = true;
-        x.memo_valid = false;
+        x.forget_derived();
         x.call_name = name;
         x.instructions = 0;
         x.abort = Context::Abort::None;
@@ -236,7 +236,7 @@ struct RulesHost::Impl {
         struct Unbind {
             Context& x;
             ~Unbind() {
-                x.memo_valid = false;
+                x.forget_derived();
                 x.cstate = nullptr;
                 x.state = nullptr;
                 x.in_call = false;

@@ -15,7 +15,9 @@ namespace vedette::script::detail {
 
 namespace {
 
-const char* const kFrozen = "vedette.frozen";  // registry: proxy -> backing table (weak keys)
+// A frozen table's metatable holds its backing table under this address: the rules cannot make
+// light userdata, so only the host can mark a table frozen (and __metatable hides it anyway).
+const char kFrozenMark = 0;
 const char* const kLoaded = "vedette.loaded";  // registry: require name -> result
 const char kLoadingSentinel = 0;               // address marks a file being required
 
@@ -248,20 +250,6 @@ int sb_wrap(lua_State* L) {
 
 // ---- frozen tables ----
 
-// Pushes the table whose contents idx shows: its backing table if frozen, else itself.
-bool push_contents(lua_State* L, int idx) {
-    idx = lua_absindex(L, idx);
-    lua_getfield(L, LUA_REGISTRYINDEX, kFrozen);
-    lua_pushvalue(L, idx);
-    if (lua_rawget(L, -2) == LUA_TTABLE) {
-        lua_remove(L, -2);
-        return true;
-    }
-    lua_pop(L, 2);
-    lua_pushvalue(L, idx);
-    return false;
-}
-
 std::string key_text(lua_State* L, int idx) {
     if (lua_type(L, idx) == LUA_TSTRING) return lua_tostring(L, idx);
     if (lua_type(L, idx) == LUA_TNUMBER) {
@@ -282,8 +270,9 @@ int frozen_newindex_impl(lua_State* L) {
     throw ApiError(msg);
 }
 
-int frozen_len(lua_State* L) {
-    lua_pushinteger(L, static_cast<lua_Integer>(lua_rawlen(L, lua_upvalueindex(1))));
+int frozen_len(lua_State* L) {  // shared by every frozen table: #t is its contents' length
+    push_contents(L, 1);
+    lua_pushinteger(L, static_cast<lua_Integer>(lua_rawlen(L, -1)));
     return 1;
 }
 
@@ -710,13 +699,48 @@ void remove_fn(lua_State* L, int table, const char* name) {
 
 // ---- public to the layer ---------------------------------------------------------------------
 
+bool push_contents(lua_State* L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_getmetatable(L, idx)) {
+        if (lua_rawgetp(L, -1, &kFrozenMark) == LUA_TTABLE) {
+            lua_remove(L, -2);
+            return true;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushvalue(L, idx);
+    return false;
+}
+
+void push_frozen_metatable(lua_State* L, int backing, int newindex) {
+    backing = lua_absindex(L, backing);
+    newindex = lua_absindex(L, newindex);
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, backing);
+    lua_rawsetp(L, -2, &kFrozenMark);
+    lua_pushvalue(L, backing);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, guarded<frozen_len>);
+    lua_setfield(L, -2, "__len");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+}
+
+void push_frozen_refusal(lua_State* L, const std::string& what, const std::string& why) {
+    lua_pushstring(L, what.c_str());
+    lua_pushstring(L, why.c_str());
+    lua_pushcclosure(L, guarded<frozen_newindex_impl>, 2);
+}
+
 void freeze(lua_State* L, int idx, const std::string& what, const std::string& why) {
     idx = lua_absindex(L, idx);
-    lua_getfield(L, LUA_REGISTRYINDEX, kFrozen);
-    lua_pushvalue(L, idx);
-    const bool already = lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 2);
-    if (already) return;
+    if (push_contents(L, idx)) {  // frozen already
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
     lua_newtable(L);
     const int backing = lua_gettop(L);
     lua_pushnil(L);
@@ -733,23 +757,9 @@ void freeze(lua_State* L, int idx, const std::string& what, const std::string& w
         lua_rawset(L, idx);
     }
     if (lua_getmetatable(L, idx)) lua_setmetatable(L, backing);  // keep inherited lookups
-    lua_createtable(L, 0, 4);
-    lua_pushvalue(L, backing);
-    lua_setfield(L, -2, "__index");
-    lua_pushstring(L, what.c_str());
-    lua_pushstring(L, why.c_str());
-    lua_pushcclosure(L, guarded<frozen_newindex_impl>, 2);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushvalue(L, backing);
-    lua_pushcclosure(L, guarded<frozen_len>, 1);
-    lua_setfield(L, -2, "__len");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
+    push_frozen_refusal(L, what, why);
+    push_frozen_metatable(L, backing, -1);
     lua_setmetatable(L, idx);
-    lua_getfield(L, LUA_REGISTRYINDEX, kFrozen);
-    lua_pushvalue(L, idx);
-    lua_pushvalue(L, backing);
-    lua_rawset(L, -3);
     lua_pop(L, 2);
 }
 
@@ -829,12 +839,6 @@ void finish_loading(lua_State* L) {
 
 void open_sandbox(lua_State* L) {
     luaL_checkversion(L);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_setfield(L, LUA_REGISTRYINDEX, kFrozen);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, kLoaded);
 
