@@ -62,6 +62,13 @@ struct Context {
     int piece_views = LUA_NOREF;
     std::vector<std::uint64_t> piece_view_versions;
     int piece_refusal = LUA_NOREF;  // the __newindex of every piece table
+    // Registry tables that spare hashing strings the rules pass again and again (api.cpp):
+    // piece id -> index (a guess, checked), index + 1 -> the id as a Lua string (checked),
+    // hex label -> index into MapDef::hexes (for good: the map never changes).
+    int piece_lookup = LUA_NOREF;
+    int piece_ids = LUA_NOREF;
+    int hex_lookup = LUA_NOREF;
+    int stat_tables = LUA_NOREF;  // counter type index + 1 -> {stat = value} (game.stat)
 
     enum class Abort { None, Instructions, Memory };
     Abort abort = Abort::None;

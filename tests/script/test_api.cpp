@@ -426,6 +426,35 @@ TEST_CASE("game.piece returns read-only tables that follow the state", "[api]") 
     CHECK(a.eval("return game.piece('b1').loc") == Value("0101"));
 }
 
+TEST_CASE("states that number their pieces differently share a host", "[api]") {
+    // The host remembers which index an id had and which Lua string an index's id was: a
+    // state with other pieces at those indexes must get its own answers.
+    Api a;
+    core::GameState other(a.mod.def);
+    auto loc = [&](const char* l) { return core::Location::at(*a.mod.def->map.parse_label(l)); };
+    other.create_piece(1, "r1", 1, loc("0101"));
+    other.create_piece(0, "b1", 0, loc("0303"));
+    other.create_piece(1, "x9", 1, loc("0202"));
+    auto eval_other = [&](const std::string& code) {
+        return a.host->call(other, "eval", {Value(code)});
+    };
+    const std::string probe =
+        "return {game.piece('b1').loc, game.piece('r1').type, game.stat('r1', 'strength'), "
+        "game.pieces_at('0202'), game.pieces(), game.piece('x9') ~= nil, map.exists('0202')}";
+    for (int round = 0; round < 2; ++round) {
+        CHECK(a.eval(probe) == list({"0202", "red_inf", a.eval("return game.stat('r1', 'strength')"),
+                                     list({"b1", "b2"}), list({"b1", "b2", "r1", "s1"}), false,
+                                     true}));
+        CHECK(eval_other(probe) == list({"0303", "red_inf", a.eval("return game.stat('r1', 'strength')"),
+                                         list({"x9"}), list({"r1", "b1", "x9"}), true, true}));
+    }
+    CHECK_THAT(a.error("return game.stat('x9', 'strength')"), Catch::Contains("no piece 'x9'"));
+    CHECK_THAT(a.error("return game.pieces_at('9999')"),
+               Catch::Contains("'9999' is neither a hex of the map nor \"box:<id>\""));
+    CHECK(a.eval("return map.exists('9999')") == Value(false));
+    CHECK(a.eval("return map.exists('9999')") == Value(false));  // misses are not remembered
+}
+
 TEST_CASE("the game API works only during calls", "[api]") {
     Api a;
     CHECK_THAT(a.eval("return LOAD_TIME_ERROR").as_string(),
