@@ -146,6 +146,13 @@ int lookup_piece(lua_State* L, int i, const GameState& st) {
     return p;
 }
 
+// The string argument at index i, whole (embedded zeros too), for messages.
+std::string arg_text(lua_State* L, int i) {
+    size_t n = 0;
+    const char* s = lua_tolstring(L, i, &n);
+    return std::string(s, n);
+}
+
 // Pushes the id of piece p, reusing the Lua string made for it before.
 void push_piece_id(lua_State* L, const GameState& st, int p) {
     const std::string& id = st.piece(p).id;
@@ -168,7 +175,7 @@ void push_piece_id(lua_State* L, const GameState& st, int p) {
 hex::Hex hex_arg(lua_State* L, int i, const char* fn, const char* name = "hex") {
     if (lua_type(L, i) != LUA_TSTRING) str_arg(L, i, fn, name);  // raises the error
     if (auto h = lookup_hex(L, i)) return *h;
-    bad(fn, "'" + std::string(lua_tostring(L, i)) + "' is not a hex of the map");
+    bad(fn, "'" + arg_text(L, i) + "' is not a hex of the map");
 }
 
 Location parse_loc(const ModuleDef& d, const std::string& s, const char* fn) {
@@ -191,7 +198,7 @@ Location loc_arg(lua_State* L, int i, const char* fn) {
 int piece_arg(lua_State* L, int i, const char* fn, const GameState& st) {
     if (lua_type(L, i) != LUA_TSTRING) str_arg(L, i, fn, "piece id");  // raises the error
     const int p = lookup_piece(L, i, st);
-    if (p < 0) bad(fn, "no piece '" + std::string(lua_tostring(L, i)) + "'");
+    if (p < 0) bad(fn, "no piece '" + arg_text(L, i) + "'");
     return p;
 }
 
@@ -306,9 +313,9 @@ const std::string& side_id(const ModuleDef& d, int s) {
 
 // ---- game: pieces ----
 
-// game.piece's tables are read-only views, built once per piece while the state is unchanged
-// (rules scans ask for every piece again and again): an empty proxy table whose frozen metatable
-// reads through to the backing table at the top of the stack, which it replaces.
+// game.piece's tables are read-only views, built once per piece version (rules scans ask for
+// every piece again and again): an empty proxy table whose frozen metatable reads through to
+// the backing table at the top of the stack, which it replaces.
 void to_piece_view(lua_State* L, int refusal) {
     lua_createtable(L, 0, 0);
     push_frozen_metatable(L, -2, refusal);
@@ -462,9 +469,7 @@ int g_stat(lua_State* L) {
     }
     lua_pushvalue(L, 2);
     if (lua_rawget(L, -2) != LUA_TNIL) return 1;
-    size_t n = 0;
-    const char* name = lua_tolstring(L, 2, &n);
-    auto it = stats.find(std::string(name, n));
+    auto it = stats.find(arg_text(L, 2));
     if (it == stats.end())
         lua_pushnil(L);
     else
@@ -971,8 +976,9 @@ int g_components(lua_State* L) {
         if (lua_type(L, -1) != LUA_TSTRING)
             bad(fn, "labels[" + std::to_string(i) + "] must be a hex label, got " +
                         luaL_typename(L, -1));
-        const auto h = lookup_hex(L, -1);
-        if (!h) bad(fn, "'" + std::string(lua_tostring(L, -1)) + "' is not a hex of the map");
+        const std::string label = lua_tostring(L, -1);
+        const auto h = d.map.parse_label(label);
+        if (!h) bad(fn, "'" + label + "' is not a hex of the map");
         hexes.push_back(*h);
         lua_pop(L, 1);
     }
