@@ -24,6 +24,7 @@
 ---@field args string[]
 ---@field text string kind and args joined by spaces
 
+---A read-only view of a piece (game.piece): the same table while the piece is unchanged.
 ---@class Piece
 ---@field id PieceId
 ---@field type string counter type id

@@ -1,8 +1,14 @@
 #include "core/state.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace vedette::core {
+
+std::uint64_t next_piece_version() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 namespace {
 const std::vector<int> kEmptyStack;
@@ -118,6 +124,12 @@ int GameState::create_piece(int type, std::string id, int owner, Location loc, i
     return index;
 }
 
+Piece& GameState::changed(int index) {
+    auto& p = pieces_[static_cast<size_t>(index)];
+    p.version = next_piece_version();
+    return p;
+}
+
 void GameState::detach(int index) {
     auto& p = pieces_[static_cast<size_t>(index)];
     if (p.loc.kind == Location::Kind::Nowhere) return;
@@ -136,7 +148,7 @@ void GameState::move_piece(int index, Location to, int position) {
     if (to.is_box() && (to.box < 0 || to.box >= static_cast<int>(def_->map.boxes.size())))
         throw RuleError("no box with index " + std::to_string(to.box));
     detach(index);
-    auto& p = pieces_[static_cast<size_t>(index)];
+    auto& p = changed(index);
     p.loc = to;
     if (to.kind == Location::Kind::Nowhere) return;
     auto& v = stacks_[to];
@@ -148,28 +160,27 @@ void GameState::move_piece(int index, Location to, int position) {
 
 void GameState::set_face(int index, int face) {
     check_index(index);
-    auto& p = pieces_[static_cast<size_t>(index)];
-    const auto& ct = def_->counter_types[static_cast<size_t>(p.type)];
+    const auto& ct = def_->counter_types[static_cast<size_t>(pieces_[static_cast<size_t>(index)].type)];
     if (face < 0 || face >= static_cast<int>(ct.faces.size()))
         throw RuleError("counter type '" + ct.id + "' has no face " + std::to_string(face));
-    p.face = face;
+    changed(index).face = face;
 }
 
 void GameState::set_owner(int index, int owner) {
     check_index(index);
     if (owner < -1 || owner >= static_cast<int>(def_->sides.size()))
         throw RuleError("unknown side index " + std::to_string(owner));
-    pieces_[static_cast<size_t>(index)].owner = owner;
+    changed(index).owner = owner;
 }
 
 void GameState::set_hidden(int index, bool hidden) {
     check_index(index);
-    pieces_[static_cast<size_t>(index)].hidden = hidden;
+    changed(index).hidden = hidden;
 }
 
 void GameState::set_prop(int index, const std::string& key, Value v) {
     check_index(index);
-    auto& props = pieces_[static_cast<size_t>(index)].props;
+    auto& props = changed(index).props;
     if (v.is_nil())
         props.erase(key);
     else
@@ -277,8 +288,8 @@ void GameState::message(std::string text, std::string visible_to) {
 
 void GameState::reveal(int index) {
     check_index(index);
-    auto& p = pieces_[static_cast<size_t>(index)];
-    if (!p.hidden) return;
+    if (!pieces_[static_cast<size_t>(index)].hidden) return;
+    auto& p = changed(index);
     p.hidden = false;
     ++undo_barrier;
     Event e;

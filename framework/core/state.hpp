@@ -43,6 +43,9 @@ struct Location {
     friend auto operator<=>(const Location&, const Location&) = default;
 };
 
+// A number never handed out before in this process (thread-safe): Piece::version.
+std::uint64_t next_piece_version();
+
 struct Piece {
     std::string id;
     int type = 0;    // index into ModuleDef::counter_types
@@ -51,6 +54,10 @@ struct Piece {
     bool hidden = false;  // only the owner sees what it is
     Location loc;
     Object props;
+    // Not part of the state (never saved, hashed or compared): a new number at construction and
+    // at every change through GameState, kept by copies. Equal versions mean equal pieces, so
+    // the script layer reuses the Lua table it built for a version (game.piece).
+    std::uint64_t version = next_piece_version();
 };
 
 // A named ordered pile of cards (a deck, a hand, a discard pile).
@@ -158,6 +165,7 @@ public:
 private:
     void check_index(int index) const;
     void detach(int index);
+    Piece& changed(int index);  // the piece, with a new version
 
     std::shared_ptr<const ModuleDef> def_;
     std::vector<Piece> pieces_;

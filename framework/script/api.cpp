@@ -48,7 +48,7 @@ GameState& writer(lua_State* L, const char* fn) {
     if (!c.state)
         bad(fn, "the game cannot be changed in " + c.call_name +
                     " (listing actions must leave the state as it is)");
-    c.memo_valid = false;  // whatever was derived from the state may be stale now
+    c.forget_derived();  // whatever was derived from the state may be stale now
     return *c.state;
 }
 
@@ -88,14 +88,94 @@ bool bool_arg(lua_State* L, int i, const char* fn, const char* name) {
     return lua_toboolean(L, i);
 }
 
-hex::Hex parse_hex(const ModuleDef& d, const std::string& label, const char* fn) {
-    auto h = d.map.parse_label(label);
-    if (!h) bad(fn, "'" + label + "' is not a hex of the map");
-    return *h;
+// ---- the strings the rules pass again and again ----
+// Piece ids and hex labels arrive as Lua strings, which Lua interns: a registry table keyed by
+// them answers with a pointer comparison where the host's maps would hash the text every time.
+
+// The hex the string at index i (a string) labels, or none. The map never changes: what was
+// found is kept for good.
+std::optional<hex::Hex> lookup_hex(lua_State* L, int i) {
+    i = lua_absindex(L, i);
+    const Context& c = ctx(L);
+    const auto& m = c.def->map;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.hex_lookup);
+    lua_pushvalue(L, i);
+    if (lua_rawget(L, -2) == LUA_TNUMBER) {
+        const auto k = static_cast<size_t>(lua_tointeger(L, -1));
+        lua_pop(L, 2);
+        return m.hexes[k].hex;
+    }
+    lua_pop(L, 1);
+    size_t n = 0;
+    const char* s = lua_tolstring(L, i, &n);
+    const auto h = m.parse_label(std::string_view(s, n));
+    if (h) {
+        lua_pushvalue(L, i);
+        lua_pushinteger(L, static_cast<lua_Integer>(m.find(*h) - m.hexes.data()));
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+    return h;
+}
+
+// The index of the piece whose id is the string at index i (a string), or -1. The registry
+// table's guess is checked against the state: states of one module number their pieces alike,
+// almost always.
+int lookup_piece(lua_State* L, int i, const GameState& st) {
+    i = lua_absindex(L, i);
+    size_t n = 0;
+    const char* id = lua_tolstring(L, i, &n);
+    const std::string_view want(id, n);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ctx(L).piece_lookup);
+    lua_pushvalue(L, i);
+    if (lua_rawget(L, -2) == LUA_TNUMBER) {
+        const lua_Integer k = lua_tointeger(L, -1);
+        if (k >= 0 && k < st.piece_count() && st.piece(static_cast<int>(k)).id == want) {
+            lua_pop(L, 2);
+            return static_cast<int>(k);
+        }
+    }
+    lua_pop(L, 1);
+    const int p = st.find_piece(want);
+    if (p >= 0) {
+        lua_pushvalue(L, i);
+        lua_pushinteger(L, p);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+    return p;
+}
+
+// The string argument at index i, whole (embedded zeros too), for messages.
+std::string arg_text(lua_State* L, int i) {
+    size_t n = 0;
+    const char* s = lua_tolstring(L, i, &n);
+    return std::string(s, n);
+}
+
+// Pushes the id of piece p, reusing the Lua string made for it before.
+void push_piece_id(lua_State* L, const GameState& st, int p) {
+    const std::string& id = st.piece(p).id;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ctx(L).piece_ids);
+    if (lua_rawgeti(L, -1, p + 1) == LUA_TSTRING) {
+        size_t n = 0;
+        const char* s = lua_tolstring(L, -1, &n);
+        if (std::string_view(s, n) == id) {
+            lua_remove(L, -2);
+            return;
+        }
+    }
+    lua_pop(L, 1);
+    lua_pushlstring(L, id.data(), id.size());
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, p + 1);
+    lua_remove(L, -2);
 }
 
 hex::Hex hex_arg(lua_State* L, int i, const char* fn, const char* name = "hex") {
-    return parse_hex(def_of(L), str_arg(L, i, fn, name), fn);
+    if (lua_type(L, i) != LUA_TSTRING) str_arg(L, i, fn, name);  // raises the error
+    if (auto h = lookup_hex(L, i)) return *h;
+    bad(fn, "'" + arg_text(L, i) + "' is not a hex of the map");
 }
 
 Location parse_loc(const ModuleDef& d, const std::string& s, const char* fn) {
@@ -110,17 +190,16 @@ Location parse_loc(const ModuleDef& d, const std::string& s, const char* fn) {
 }
 
 Location loc_arg(lua_State* L, int i, const char* fn) {
+    if (lua_type(L, i) == LUA_TSTRING)
+        if (auto h = lookup_hex(L, i)) return Location::at(*h);
     return parse_loc(def_of(L), str_arg(L, i, fn, "location"), fn);
 }
 
-int find_piece(const GameState& st, const std::string& id, const char* fn) {
-    const int p = st.find_piece(id);
-    if (p < 0) bad(fn, "no piece '" + id + "'");
-    return p;
-}
-
 int piece_arg(lua_State* L, int i, const char* fn, const GameState& st) {
-    return find_piece(st, str_arg(L, i, fn, "piece id"), fn);
+    if (lua_type(L, i) != LUA_TSTRING) str_arg(L, i, fn, "piece id");  // raises the error
+    const int p = lookup_piece(L, i, st);
+    if (p < 0) bad(fn, "no piece '" + arg_text(L, i) + "'");
+    return p;
 }
 
 std::string ids_of_sides(const ModuleDef& d) {
@@ -234,23 +313,25 @@ const std::string& side_id(const ModuleDef& d, int s) {
 
 // ---- game: pieces ----
 
-int g_piece(lua_State* L) {
-    const char* fn = "game.piece";
-    const auto& st = reader(L, fn);
-    const auto& d = def_of(L);
-    if (lua_type(L, 1) != LUA_TSTRING) str_arg(L, 1, fn, "piece id");  // raises the error
-    // Asked for every piece of every scan: no std::string temporaries, no copy of the props.
-    size_t n = 0;
-    const char* id = lua_tolstring(L, 1, &n);
-    const int i = st.find_piece(std::string_view(id, n));
-    if (i < 0) {
-        lua_pushnil(L);
-        return 1;
-    }
+// game.piece's tables are read-only views, built once per piece version (rules scans ask for
+// every piece again and again): an empty proxy table whose frozen metatable reads through to
+// the backing table at the top of the stack, which it replaces.
+void to_piece_view(lua_State* L, int refusal) {
+    lua_createtable(L, 0, 0);
+    push_frozen_metatable(L, -2, refusal);
+    lua_setmetatable(L, -2);
+    lua_remove(L, -2);
+}
+
+void push_piece_view(lua_State* L, const GameState& st, int i, int id_idx) {
+    const Context& c = ctx(L);
+    const auto& d = *c.def;
     const auto& p = st.piece(i);
     const auto& ct = d.counter_types[static_cast<size_t>(p.type)];
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.piece_refusal);
+    const int refusal = lua_gettop(L);
     lua_createtable(L, 0, 7);
-    lua_pushvalue(L, 1);  // the id, as given (equal to p.id)
+    lua_pushvalue(L, id_idx);  // the id, as given (equal to p.id)
     lua_setfield(L, -2, "id");
     set_str(L, "type", ct.id);
     if (p.face >= 0 && p.face < static_cast<int>(ct.faces.size()))
@@ -264,7 +345,36 @@ int g_piece(lua_State* L) {
         set_opt(L, "loc", loc_text(d, p.loc));
     }
     push_object(L, p.props);
+    to_piece_view(L, refusal);
     lua_setfield(L, -2, "props");
+    to_piece_view(L, refusal);
+    lua_remove(L, refusal);
+}
+
+int g_piece(lua_State* L) {
+    const char* fn = "game.piece";
+    const auto& st = reader(L, fn);
+    if (lua_type(L, 1) != LUA_TSTRING) str_arg(L, 1, fn, "piece id");  // raises the error
+    lua_settop(L, 1);
+    const int i = lookup_piece(L, 1, st);
+    if (i < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    Context& c = ctx(L);
+    auto& versions = c.piece_view_versions;
+    const auto slot = static_cast<size_t>(i);
+    const std::uint64_t version = st.piece(i).version;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.piece_views);
+    if (slot < versions.size() && versions[slot] == version) {
+        lua_rawgeti(L, 2, i + 1);
+        return 1;
+    }
+    if (slot >= versions.size()) versions.resize(slot + 1, 0);  // versions start at 1
+    push_piece_view(L, st, i, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, 2, i + 1);
+    versions[slot] = version;
     return 1;
 }
 
@@ -295,7 +405,7 @@ int g_pieces_at(lua_State* L) {
     lua_createtable(L, static_cast<int>(stack.size()), 0);
     lua_Integer n = 0;
     for (int i : stack) {
-        push_str(L, st.piece(i).id);
+        push_piece_id(L, st, i);
         lua_rawseti(L, -2, ++n);
     }
     return 1;
@@ -328,7 +438,7 @@ int g_pieces(lua_State* L) {
         if (face && (p.face >= static_cast<int>(ct.faces.size()) ||
                      ct.faces[static_cast<size_t>(p.face)].id != *face))
             continue;
-        push_str(L, p.id);
+        push_piece_id(L, st, static_cast<int>(&p - st.pieces().data()));
         lua_rawseti(L, -2, ++n);
     }
     return 1;
@@ -338,9 +448,28 @@ int g_stat(lua_State* L) {
     const char* fn = "game.stat";
     const auto& st = reader(L, fn);
     const auto& p = st.piece(piece_arg(L, 1, fn, st));
-    const std::string stat = str_arg(L, 2, fn, "stat");
-    const auto& stats = def_of(L).counter_types[static_cast<size_t>(p.type)].stats;
-    auto it = stats.find(stat);
+    if (lua_type(L, 2) != LUA_TSTRING) str_arg(L, 2, fn, "stat");  // raises the error
+    lua_settop(L, 2);
+    // The stats of a counter type as a Lua table, made on first use (definitions never change).
+    // Stats are integers and strings: a table shared by every call would be a shared mutable.
+    const Context& c = ctx(L);
+    const auto& stats = c.def->counter_types[static_cast<size_t>(p.type)].stats;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.stat_tables);
+    if (lua_rawgeti(L, 3, p.type + 1) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, static_cast<int>(stats.size()));
+        for (const auto& [k, v] : stats) {
+            if (v.is_array() || v.is_object()) continue;  // looked up afresh below
+            push_str(L, k);
+            push_value(L, v);
+            lua_rawset(L, -3);
+        }
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, 3, p.type + 1);
+    }
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    auto it = stats.find(arg_text(L, 2));
     if (it == stats.end())
         lua_pushnil(L);
     else
@@ -847,7 +976,10 @@ int g_components(lua_State* L) {
         if (lua_type(L, -1) != LUA_TSTRING)
             bad(fn, "labels[" + std::to_string(i) + "] must be a hex label, got " +
                         luaL_typename(L, -1));
-        hexes.push_back(parse_hex(d, lua_tostring(L, -1), fn));
+        const std::string label = lua_tostring(L, -1);
+        const auto h = d.map.parse_label(label);
+        if (!h) bad(fn, "'" + label + "' is not a hex of the map");
+        hexes.push_back(*h);
         lua_pop(L, 1);
     }
     core::search::HexPred keep;
@@ -869,8 +1001,8 @@ int g_components(lua_State* L) {
 // ---- map ----
 
 int m_exists(lua_State* L) {
-    const std::string label = str_arg(L, 1, "map.exists", "hex");
-    lua_pushboolean(L, def_of(L).map.parse_label(label).has_value());
+    if (lua_type(L, 1) != LUA_TSTRING) str_arg(L, 1, "map.exists", "hex");  // raises the error
+    lua_pushboolean(L, lookup_hex(L, 1).has_value());
     return 1;
 }
 
@@ -1168,6 +1300,17 @@ std::string refusal_reason(lua_State* L, int idx) {
 }
 
 void open_api(lua_State* L) {
+    Context& c = ctx(L);
+    push_frozen_refusal(L, "'{}' in a piece table",
+                        "game.piece returns a read-only view of the state (change pieces with "
+                        "game.move, game.set_prop, ...)");
+    c.piece_refusal = luaL_ref(L, LUA_REGISTRYINDEX);
+    for (int* ref : {&c.piece_views, &c.piece_lookup, &c.piece_ids, &c.hex_lookup, &c.stat_tables}) {
+        lua_newtable(L);
+        *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    c.piece_view_versions.clear();
+
     luaL_newmetatable(L, kRefusalMeta);
     lua_pushcfunction(L, guarded<refusal_tostring>);
     lua_setfield(L, -2, "__tostring");
@@ -1180,6 +1323,10 @@ void open_api(lua_State* L) {
     for (const auto& [name, fns] : libs) {
         lua_newtable(L);
         luaL_setfuncs(L, fns, 0);
+        if (Profiler* p = ctx(L).profiler.get())
+            for (const luaL_Reg* r = fns; r->name; ++r)
+                p->name_api(reinterpret_cast<const void*>(r->func),
+                            std::string(name) + '.' + r->name);
         freeze(L, -1, std::string("'") + name + ".{}'",
                std::string("the ") + name + " API is read-only");
         lua_setglobal(L, name);

@@ -46,8 +46,13 @@ struct ToValue {
                 const char* s = lua_tolstring(L, idx, &n);
                 return core::Value(std::string(s, n));
             }
-            case LUA_TTABLE:
-                return table(idx, path, depth);
+            case LUA_TTABLE: {
+                luaL_checkstack(L, 6, "value too deep");
+                push_contents(L, idx);  // a frozen table (a piece from game.piece) stores its contents
+                core::Value v = table(lua_gettop(L), path, depth);
+                lua_pop(L, 1);
+                return v;
+            }
             default:
                 fail(path, std::string("is a ") + luaL_typename(L, idx) +
                                "; only nil, booleans, integers, strings and tables of them can "

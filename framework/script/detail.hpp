@@ -3,6 +3,7 @@
 // frames properly, and every binding must stop its own std::exceptions from reaching Lua.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/defs.hpp"
 #include "core/state.hpp"
@@ -17,6 +19,8 @@
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "script/block_pool.hpp"
+#include "script/profiler.hpp"
 #include "script/rules_host.hpp"
 
 namespace vedette::script::detail {
@@ -37,6 +41,7 @@ struct Context {
     std::string rules_dir;  // module-relative folder of the rules files, e.g. "rules"
 
     std::size_t mem_used = 0;
+    BlockPool pool;  // limited_alloc's small blocks; outlives the lua_State (closed first)
 
     // The current call's state: cstate is null outside calls (the game API refuses to run
     // then); state is null too when the call may only read (rules.actions).
@@ -48,8 +53,22 @@ struct Context {
     std::string call_name;   // "rules.apply", for messages
     std::uint64_t instructions = 0;
     // game.memo(): the table is valid until the state may have changed (a new call, a new
-    // binding, any writing API call). See invalidate_memo.
+    // binding, any writing API call).
     bool memo_valid = false;
+    void forget_derived() { memo_valid = false; }
+    // game.piece's read-only tables, kept from call to call: the registry table piece_views
+    // holds at [i + 1] the table built for the piece of index i at version
+    // piece_view_versions[i] (Piece::version: equal versions, equal pieces).
+    int piece_views = LUA_NOREF;
+    std::vector<std::uint64_t> piece_view_versions;
+    int piece_refusal = LUA_NOREF;  // the __newindex of every piece table
+    // Registry tables that spare hashing strings the rules pass again and again (api.cpp):
+    // piece id -> index (a guess, checked), index + 1 -> the id as a Lua string (checked),
+    // hex label -> index into MapDef::hexes (for good: the map never changes).
+    int piece_lookup = LUA_NOREF;
+    int piece_ids = LUA_NOREF;
+    int hex_lookup = LUA_NOREF;
+    int stat_tables = LUA_NOREF;  // counter type index + 1 -> {stat = value} (game.stat)
 
     enum class Abort { None, Instructions, Memory };
     Abort abort = Abort::None;
@@ -63,12 +82,12 @@ struct Context {
     std::exception_ptr cpp_error;  // a C++ exception from the host's own code within a call
 
     std::function<void(const std::string&)> print;
+
+    std::unique_ptr<Profiler> profiler;  // VEDETTE_LUA_PROFILE (profiler.hpp); null when off
 };
 
 inline Context& ctx(lua_State* L) { return **static_cast<Context**>(lua_getextraspace(L)); }
 
-// Forgets game.memo()'s table: called whenever the bound state changes or may change.
-inline void invalidate_memo(lua_State* L) { ctx(L).memo_valid = false; }
 
 // ---- limits (sandbox.cpp) ----
 void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize);
@@ -83,8 +102,16 @@ void set_memory_abort(lua_State* L);
 // Opens the allowed libraries and replaces the unsafe or non-deterministic functions.
 void open_sandbox(lua_State* L);
 // Makes the table at idx read-only in place (its contents move to a hidden backing table).
-// `what` names it in the error, e.g. "global" -> "cannot set global 'x': <why>".
+// `what` names it in the error, e.g. "global '{}'" -> "cannot set global 'x': <why>".
 void freeze(lua_State* L, int idx, const std::string& what, const std::string& why);
+// Pushes the table whose contents the table at idx shows: its backing table if frozen (then
+// true), else itself. pairs, next, rawget, rawlen and to_value look through frozen tables.
+bool push_contents(lua_State* L, int idx);
+// The parts of a frozen table, for the host's own read-only views (game.piece): the function
+// that refuses writes (freeze's message), and the metatable {__index = the table at backing,
+// __newindex = the function at newindex, ...} that makes an empty table a view of backing.
+void push_frozen_refusal(lua_State* L, const std::string& what, const std::string& why);
+void push_frozen_metatable(lua_State* L, int backing, int newindex);
 // Replaces string.find/match/gmatch/gsub by a matcher that charges its steps to the
 // instruction budget (Lua's own matcher is a C loop the count hook cannot interrupt).
 void install_pattern_guards(lua_State* L, int string_table);
@@ -111,6 +138,15 @@ void push_object(lua_State* L, const core::Object& o);  // as push_value(Value(o
 // Runs f, turning a C++ exception into a Lua error raised at the caller's position.
 template <lua_CFunction F>
 int guarded(lua_State* L) {
+    struct Timed {  // only while profiling: how often and how long each host function runs
+        Profiler* p;
+        std::chrono::steady_clock::time_point t0;
+        ~Timed() {
+            if (p) p->count_api(reinterpret_cast<const void*>(&guarded<F>),
+                                std::chrono::steady_clock::now() - t0);
+        }
+    } timed{ctx(L).profiler.get(), {}};
+    if (timed.p) timed.t0 = std::chrono::steady_clock::now();
     std::string err;
     try {
         return F(L);

@@ -75,18 +75,23 @@ int vt_new_game(lua_State* L) {
     return 1;
 }
 
+// vt.apply / vt.try change a game's state behind the test's back: inside vt.with(g, fn), what
+// was derived from g's state (game.memo, game.piece's tables) is stale afterwards.
+std::string apply_in_test(lua_State* L) {
+    detail::ctx(L).forget_derived();
+    return driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
+}
+
 // vt.apply(g, role, text): raises "refused: <reason>" when refused.
 int vt_apply(lua_State* L) {
-    const std::string why =
-        driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
+    const std::string why = apply_in_test(L);
     if (!why.empty()) throw detail::ApiError("refused: " + why);
     return 0;
 }
 
 // vt.try(g, role, text) -> true | false, reason
 int vt_try(lua_State* L) {
-    const std::string why =
-        driver(L).apply(game_arg(L, 1), luaL_checkstring(L, 2), luaL_checkstring(L, 3));
+    const std::string why = apply_in_test(L);
     lua_pushboolean(L, why.empty());
     if (why.empty()) return 1;
     lua_pushstring(L, why.c_str());
@@ -155,12 +160,12 @@ int call_bound(lua_State* L, const core::GameState* cs, core::GameState* s) {
         ~Restore() {
             c.cstate = cs;
             c.state = s;
-            c.memo_valid = false;
+            c.forget_derived();
         }
     } restore{c, c.cstate, c.state};
     c.cstate = cs;
     c.state = s;
-    c.memo_valid = false;
+    c.forget_derived();
     const int base = lua_gettop(L);
     lua_pushvalue(L, 2);
     lua_getglobal(L, "game");
@@ -206,7 +211,7 @@ int trampoline(lua_State* L) {
 std::string protected_run(lua_State* L, const std::function<void(lua_State*)>& body) {
     Context& c = detail::ctx(L);
     c.in_call = true;
-    c.memo_valid = false;
+    c.forget_derived();
     c.instructions = 0;
     c.abort = Context::Abort::None;
     c.abort_message.clear();

@@ -114,16 +114,20 @@ class ActionReader {
         fail("rules.actions returned a bad " + where + ": " + msg);
     }
 
-    std::string token(int idx, const std::string& what) {
+    // `field` and `item` name the token in a message ("args[2]"; item 0: the field itself).
+    std::string token(int idx, const char* field, lua_Integer item = 0) {
+        auto what = [&] {
+            return std::string(field) + (item > 0 ? "[" + std::to_string(item) + "]" : "");
+        };
         std::string s;
         if (lua_type(L, idx) == LUA_TSTRING) {
             s = lua_tostring(L, idx);
         } else if (lua_isinteger(L, idx)) {
             s = std::to_string(lua_tointeger(L, idx));
         } else {
-            bad(what + " must be a string or an integer, got " + luaL_typename(L, idx));
+            bad(what() + " must be a string or an integer, got " + luaL_typename(L, idx));
         }
-        if (s.empty() || has_space(s)) bad(what + " '" + s + "' must be one word (no spaces)");
+        if (s.empty() || has_space(s)) bad(what() + " '" + s + "' must be one word (no spaces)");
         return s;
     }
 
@@ -132,9 +136,10 @@ class ActionReader {
         const int type = lua_getfield(L, t, field);
         if (type == LUA_TTABLE) {
             const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, -1));
+            out.reserve(static_cast<size_t>(n));
             for (lua_Integer i = 1; i <= n; ++i) {
                 lua_rawgeti(L, -1, i);
-                out.push_back(token(-1, std::string(field) + "[" + std::to_string(i) + "]"));
+                out.push_back(token(-1, field, i));
                 lua_pop(L, 1);
             }
         } else if (type != LUA_TNIL) {
@@ -223,7 +228,7 @@ struct RulesHost::Impl {
         x.state = st;
         x.readonly_depth = 0;
         x.in_call = true;
-        x.memo_valid = false;
+        x.forget_derived();
         x.call_name = name;
         x.instructions = 0;
         x.abort = Context::Abort::None;
@@ -236,7 +241,7 @@ struct RulesHost::Impl {
         struct Unbind {
             Context& x;
             ~Unbind() {
-                x.memo_valid = false;
+                x.forget_derived();
                 x.cstate = nullptr;
                 x.state = nullptr;
                 x.in_call = false;
@@ -317,6 +322,11 @@ std::unique_ptr<RulesHost> RulesHost::load(std::shared_ptr<const core::ModuleDef
     const std::filesystem::path main_path(def->rules_main);
     c.rules_dir = main_path.parent_path().generic_string();
     c.print = [](const std::string& s) { std::cerr << "[rules] " << s << '\n'; };
+    if (const char* path = std::getenv("VEDETTE_LUA_PROFILE"); path && *path) {
+        static int hosts = 0;  // the AI loads hosts of its own: tell their reports apart
+        c.profiler = std::make_unique<detail::Profiler>(path);
+        c.profiler->set_title("module " + def->id + ", rules host #" + std::to_string(++hosts));
+    }
 
     lua_State* L = lua_newstate(detail::limited_alloc, &c);
     if (!L) throw ScriptError("cannot create the Lua state (memory limit too small?)", "", 0, "");

@@ -15,7 +15,9 @@ namespace vedette::script::detail {
 
 namespace {
 
-const char* const kFrozen = "vedette.frozen";  // registry: proxy -> backing table (weak keys)
+// A frozen table's metatable holds its backing table under this address: the rules cannot make
+// light userdata, so only the host can mark a table frozen (and __metatable hides it anyway).
+const char kFrozenMark = 0;
 const char* const kLoaded = "vedette.loaded";  // registry: require name -> result
 const char kLoadingSentinel = 0;               // address marks a file being required
 
@@ -66,7 +68,12 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
     auto* c = static_cast<Context*>(ud);
     const size_t old = ptr ? osize : 0;  // without ptr, osize is a type tag
     if (nsize == 0) {
-        std::free(ptr);
+        if (ptr) {
+            if (BlockPool::fits(old))
+                c->pool.release(ptr, old);
+            else
+                std::free(ptr);
+        }
         c->mem_used -= old;
         return nullptr;
     }
@@ -74,8 +81,24 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
         const size_t room = c->limits.memory > c->mem_used ? c->limits.memory - c->mem_used : 0;
         if (nsize - old > room) return nullptr;  // Lua collects garbage and retries, then fails
     }
-    void* p = std::realloc(ptr, nsize);
-    if (!p) return nullptr;
+    void* p = nullptr;
+    const bool small_before = ptr && BlockPool::fits(old), small_after = BlockPool::fits(nsize);
+    if (ptr && !small_before && !small_after) {
+        p = std::realloc(ptr, nsize);
+    } else if (small_before && small_after &&
+               BlockPool::size_class(old) == BlockPool::size_class(nsize)) {
+        p = ptr;  // the block has room already
+    } else {
+        p = small_after ? c->pool.alloc(nsize) : std::malloc(nsize);
+        if (p && ptr) {
+            std::memcpy(p, ptr, std::min(old, nsize));
+            if (small_before)
+                c->pool.release(ptr, old);
+            else
+                std::free(ptr);
+        }
+    }
+    if (!p) return nullptr;  // Lua 5.4 turns this into a memory error, even when shrinking
     c->mem_used = c->mem_used - old + nsize;
     return p;
 }
@@ -103,6 +126,7 @@ void set_memory_abort(lua_State* L) {
 void count_hook(lua_State* L, lua_Debug*) {
     Context& c = ctx(L);
     if (!c.in_call) return;
+    if (c.profiler) c.profiler->sample(L);
     c.instructions += kHookStep;
     if (c.abort == Context::Abort::None && c.instructions > c.limits.instructions)
         set_instruction_abort(L);
@@ -226,20 +250,6 @@ int sb_wrap(lua_State* L) {
 
 // ---- frozen tables ----
 
-// Pushes the table whose contents idx shows: its backing table if frozen, else itself.
-bool push_contents(lua_State* L, int idx) {
-    idx = lua_absindex(L, idx);
-    lua_getfield(L, LUA_REGISTRYINDEX, kFrozen);
-    lua_pushvalue(L, idx);
-    if (lua_rawget(L, -2) == LUA_TTABLE) {
-        lua_remove(L, -2);
-        return true;
-    }
-    lua_pop(L, 2);
-    lua_pushvalue(L, idx);
-    return false;
-}
-
 std::string key_text(lua_State* L, int idx) {
     if (lua_type(L, idx) == LUA_TSTRING) return lua_tostring(L, idx);
     if (lua_type(L, idx) == LUA_TNUMBER) {
@@ -260,8 +270,9 @@ int frozen_newindex_impl(lua_State* L) {
     throw ApiError(msg);
 }
 
-int frozen_len(lua_State* L) {
-    lua_pushinteger(L, static_cast<lua_Integer>(lua_rawlen(L, lua_upvalueindex(1))));
+int frozen_len(lua_State* L) {  // shared by every frozen table: #t is its contents' length
+    push_contents(L, 1);
+    lua_pushinteger(L, static_cast<lua_Integer>(lua_rawlen(L, -1)));
     return 1;
 }
 
@@ -688,13 +699,48 @@ void remove_fn(lua_State* L, int table, const char* name) {
 
 // ---- public to the layer ---------------------------------------------------------------------
 
+bool push_contents(lua_State* L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_getmetatable(L, idx)) {
+        if (lua_rawgetp(L, -1, &kFrozenMark) == LUA_TTABLE) {
+            lua_remove(L, -2);
+            return true;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushvalue(L, idx);
+    return false;
+}
+
+void push_frozen_metatable(lua_State* L, int backing, int newindex) {
+    backing = lua_absindex(L, backing);
+    newindex = lua_absindex(L, newindex);
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, backing);
+    lua_rawsetp(L, -2, &kFrozenMark);
+    lua_pushvalue(L, backing);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, guarded<frozen_len>);
+    lua_setfield(L, -2, "__len");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+}
+
+void push_frozen_refusal(lua_State* L, const std::string& what, const std::string& why) {
+    lua_pushstring(L, what.c_str());
+    lua_pushstring(L, why.c_str());
+    lua_pushcclosure(L, guarded<frozen_newindex_impl>, 2);
+}
+
 void freeze(lua_State* L, int idx, const std::string& what, const std::string& why) {
     idx = lua_absindex(L, idx);
-    lua_getfield(L, LUA_REGISTRYINDEX, kFrozen);
-    lua_pushvalue(L, idx);
-    const bool already = lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 2);
-    if (already) return;
+    if (push_contents(L, idx)) {  // frozen already
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
     lua_newtable(L);
     const int backing = lua_gettop(L);
     lua_pushnil(L);
@@ -711,23 +757,9 @@ void freeze(lua_State* L, int idx, const std::string& what, const std::string& w
         lua_rawset(L, idx);
     }
     if (lua_getmetatable(L, idx)) lua_setmetatable(L, backing);  // keep inherited lookups
-    lua_createtable(L, 0, 4);
-    lua_pushvalue(L, backing);
-    lua_setfield(L, -2, "__index");
-    lua_pushstring(L, what.c_str());
-    lua_pushstring(L, why.c_str());
-    lua_pushcclosure(L, guarded<frozen_newindex_impl>, 2);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushvalue(L, backing);
-    lua_pushcclosure(L, guarded<frozen_len>, 1);
-    lua_setfield(L, -2, "__len");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
+    push_frozen_refusal(L, what, why);
+    push_frozen_metatable(L, backing, -1);
     lua_setmetatable(L, idx);
-    lua_getfield(L, LUA_REGISTRYINDEX, kFrozen);
-    lua_pushvalue(L, idx);
-    lua_pushvalue(L, backing);
-    lua_rawset(L, -3);
     lua_pop(L, 2);
 }
 
@@ -807,12 +839,6 @@ void finish_loading(lua_State* L) {
 
 void open_sandbox(lua_State* L) {
     luaL_checkversion(L);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_setfield(L, LUA_REGISTRYINDEX, kFrozen);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, kLoaded);
 

@@ -1,6 +1,7 @@
 // Engine benchmarks (scripts/bench.sh): random playouts, snapshot copies, module load,
 // Lua -> C++ call overhead, and issue 4's 1814 figures (a full random game; listing the legal
-// actions in the busiest positions). Figures go into the issue notes, never into unit tests.
+// actions in the busiest positions). Figures go into docs/performance.md (each round's before
+// and after, and how to compare two builds), never into unit tests.
 //   vedette_bench --find-busiest [SEEDS]   scans random 1814 games for the positions with the
 //                                          most actions / the slowest listing (kBusiest below)
 #include <benchmark/benchmark.h>
@@ -186,8 +187,9 @@ BENCHMARK(BM_1814RandomGame)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // The busiest positions found by `vedette_bench --find-busiest 5` (seeds 1..5 of the CLI's
 // random game, before the optimisations of November 2026): {seed, actions played before it}.
-// The most actions: a Commanders' Movement (12.1) listing of 369 moves; the slowest: a
-// reinforcement placement (13.2), 1.4 s then (a supply field traced per candidate hex).
+// The most actions: a Commanders' Movement (12.1) listing of 369 moves then (163 since the rules
+// changed); the slowest: a reinforcement placement (13.2), 1.4 s then (a supply field traced
+// per candidate hex).
 struct Position {
     const char* what;
     std::uint64_t seed;

@@ -1,5 +1,6 @@
 // Core model: RNG, dice, stacks and invariants, hash stability, exact JSON round trips.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "core/state_json.hpp"
 
@@ -99,6 +100,43 @@ TEST_CASE("pieces are always in exactly one stack", "[state]") {
     CHECK_THROWS_AS(s.create_piece(0, "a", 0, Location::nowhere()), RuleError);
     CHECK_THROWS_AS(s.move_piece(a, Location::at({40, 40})), RuleError);
     CHECK_THROWS_AS(s.set_face(a, 2), RuleError);
+}
+
+TEST_CASE("a piece's version changes with every change of the piece, never otherwise", "[state]") {
+    auto def = tiny_module();
+    GameState s(def);
+    const int a = s.create_piece(0, "a", 0, hex_at(*def, "0101"), 0, true);
+    const int b = s.create_piece(0, "b", 0, hex_at(*def, "0101"));
+    CHECK(s.piece(a).version != s.piece(b).version);
+    GameState copy = s;  // a copy keeps the versions: same pieces
+    CHECK(copy.piece(a).version == s.piece(a).version);
+    std::set<std::uint64_t> seen{s.piece(a).version, s.piece(b).version};
+    auto changes = [&](auto&& mutate) {
+        const auto before = s.piece(a).version;
+        const auto other = s.piece(b).version;
+        mutate();
+        const auto after = s.piece(a).version;
+        return after != before && seen.insert(after).second && s.piece(b).version == other;
+    };
+    CHECK(changes([&] { s.move_piece(a, hex_at(*def, "0102")); }));
+    CHECK(changes([&] { s.set_face(a, 1); }));
+    CHECK(changes([&] { s.set_owner(a, 1); }));
+    CHECK(changes([&] { s.set_hidden(a, false); }));
+    CHECK(changes([&] { s.set_hidden(a, true); }));
+    CHECK(changes([&] { s.reveal(a); }));
+    CHECK(changes([&] { s.set_prop(a, "steps", 2); }));
+    CHECK(changes([&] { s.set_prop(a, "steps", Value()); }));
+    // Changing the copy never gives it a version the original has or had.
+    copy.set_face(a, 1);
+    CHECK(seen.count(copy.piece(a).version) == 0);
+    // Reading leaves it alone; a loaded state's pieces have versions of their own.
+    const auto v = s.piece(a).version;
+    (void)s.prop(a, "steps");
+    (void)s.hash();
+    CHECK(s.piece(a).version == v);
+    GameState loaded = state_from_json(def, state_to_json(s));
+    CHECK(seen.count(loaded.piece(a).version) == 0);
+    CHECK(loaded.piece(a).version != loaded.piece(b).version);
 }
 
 TEST_CASE("tracks refuse values outside their range", "[state]") {

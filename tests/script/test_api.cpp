@@ -382,6 +382,79 @@ TEST_CASE("game.memo lasts while the state stays the same", "[api]") {
     CHECK(a.st.hash() == before);
 }
 
+TEST_CASE("game.piece returns read-only tables that follow the state", "[api]") {
+    Api a;
+    // Read-only, props too, with a message that says what to do instead.
+    CHECK_THAT(a.error("game.piece('b1').loc = '0101'"),
+               Catch::Contains("cannot set 'loc' in a piece table: game.piece returns a "
+                               "read-only view of the state (change pieces with game.move"));
+    CHECK_THAT(a.error("game.piece('b1').props.x = 1"),
+               Catch::Contains("cannot set 'x' in a piece table"));
+    CHECK_THAT(a.error("rawset(game.piece('b1'), 'loc', '0101')"),
+               Catch::Contains("cannot set 'loc' in a piece table"));
+    CHECK(a.eval("return getmetatable(game.piece('b1'))") == Value(false));
+    // pairs, next, rawget and # see the fields; storing one stores its contents.
+    CHECK(a.eval("local ks = {} for k in pairs(game.piece('b1')) do ks[#ks + 1] = k end "
+                 "return table.concat(ks, ',')") == Value("face,hidden,id,loc,owner,props,type"));
+    CHECK(a.eval("return next(game.piece('b1'))") == Value("face"));
+    CHECK(a.eval("return rawget(game.piece('b1'), 'loc')") == Value("0202"));
+    CHECK(a.eval("return #game.piece('b1')") == Value(0));
+    a.eval("game.set_prop('b1', 'steps', 2)");
+    a.eval("game.set_var('saved', game.piece('b1'))");
+    CHECK(a.st.var("saved").as_object().at("loc") == Value("0202"));
+    CHECK(a.st.var("saved").as_object().at("props").as_object().at("steps") == Value(2));
+    // The same table while the piece stays the same; a new one after any change, while a table
+    // taken before keeps what the piece was then.
+    CHECK(a.eval("return game.piece('b1') == game.piece('b1')") == Value(true));
+    CHECK(a.eval("local before = game.piece('b1') game.move('b1', '0101') "
+                 "return {before.loc, game.piece('b1').loc, before ~= game.piece('b1')}") ==
+          list({"0202", "0101", true}));
+    CHECK(a.eval("game.set_prop('b1', 'steps', 1) return game.piece('b1').props.steps") ==
+          Value(1));
+    CHECK(a.eval("game.set_face('b1', 'disrupted') return game.piece('b1').face") == Value("disrupted"));
+    CHECK(a.eval("game.set_owner('b1', 'red') return game.piece('b1').owner") == Value("red"));
+    CHECK(a.eval("game.set_hidden('b1', true) return game.piece('b1').hidden") == Value(true));
+    CHECK(a.eval("game.reveal('b1') return game.piece('b1').hidden") == Value(false));
+    // Another state through the same host: the tables built for one are not the other's.
+    core::GameState other = a.st;
+    other.move_piece(other.find_piece("b1"), core::Location::at(*other.def().map.parse_label("0303")));
+    CHECK(a.host->call(other, "eval", {Value("return game.piece('b1').loc")}) == Value("0303"));
+    CHECK(a.eval("return game.piece('b1').loc") == Value("0101"));
+    // A failed call gives the state back; the table of the state given back is right again.
+    CHECK_THAT(a.error("game.move('b1', '0202') local x = game.piece('b1').loc error('no')"),
+               Catch::Contains("no"));
+    CHECK(a.eval("return game.piece('b1').loc") == Value("0101"));
+}
+
+TEST_CASE("states that number their pieces differently share a host", "[api]") {
+    // The host remembers which index an id had and which Lua string an index's id was: a
+    // state with other pieces at those indexes must get its own answers.
+    Api a;
+    core::GameState other(a.mod.def);
+    auto loc = [&](const char* l) { return core::Location::at(*a.mod.def->map.parse_label(l)); };
+    other.create_piece(1, "r1", 1, loc("0101"));
+    other.create_piece(0, "b1", 0, loc("0303"));
+    other.create_piece(1, "x9", 1, loc("0202"));
+    auto eval_other = [&](const std::string& code) {
+        return a.host->call(other, "eval", {Value(code)});
+    };
+    const std::string probe =
+        "return {game.piece('b1').loc, game.piece('r1').type, game.stat('r1', 'strength'), "
+        "game.pieces_at('0202'), game.pieces(), game.piece('x9') ~= nil, map.exists('0202')}";
+    for (int round = 0; round < 2; ++round) {
+        CHECK(a.eval(probe) == list({"0202", "red_inf", a.eval("return game.stat('r1', 'strength')"),
+                                     list({"b1", "b2"}), list({"b1", "b2", "r1", "s1"}), false,
+                                     true}));
+        CHECK(eval_other(probe) == list({"0303", "red_inf", a.eval("return game.stat('r1', 'strength')"),
+                                         list({"x9"}), list({"r1", "b1", "x9"}), true, true}));
+    }
+    CHECK_THAT(a.error("return game.stat('x9', 'strength')"), Catch::Contains("no piece 'x9'"));
+    CHECK_THAT(a.error("return game.pieces_at('9999')"),
+               Catch::Contains("'9999' is neither a hex of the map nor \"box:<id>\""));
+    CHECK(a.eval("return map.exists('9999')") == Value(false));
+    CHECK(a.eval("return map.exists('9999')") == Value(false));  // misses are not remembered
+}
+
 TEST_CASE("the game API works only during calls", "[api]") {
     Api a;
     CHECK_THAT(a.eval("return LOAD_TIME_ERROR").as_string(),

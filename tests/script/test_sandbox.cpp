@@ -2,8 +2,11 @@
 // passed to the failing call is left as it was, and the same host serves the next call.
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstring>
+#include <vector>
 
 #include "module_fixture.hpp"
+#include "script/block_pool.hpp"
 
 using namespace vedette;
 using core::Value;
@@ -288,4 +291,35 @@ TEST_CASE("string.format has no %p", "[sandbox]") {
     Sandbox s;
     CHECK_THAT(s.fails("format_p"), Catch::Contains("string.format: %p is not available"));
     CHECK(s.run("format_ok") == Value("3% x   1.2"));
+}
+
+TEST_CASE("the Lua allocator's block pool: classes, reuse, alignment", "[sandbox]") {
+    using script::detail::BlockPool;
+    BlockPool pool;
+    CHECK(BlockPool::fits(BlockPool::kMaxBlock));
+    CHECK_FALSE(BlockPool::fits(BlockPool::kMaxBlock + 1));
+    CHECK(BlockPool::size_class(1) == BlockPool::size_class(16));
+    CHECK(BlockPool::size_class(17) == BlockPool::size_class(32));
+    // Live blocks never overlap, across classes and slabs, and keep malloc's alignment.
+    std::vector<std::pair<char*, std::size_t>> live;
+    for (int i = 0; i < 20000; ++i) {
+        const std::size_t n = 1 + static_cast<std::size_t>(i * 37) % BlockPool::kMaxBlock;
+        auto* p = static_cast<char*>(pool.alloc(n));
+        REQUIRE(p != nullptr);
+        CHECK(reinterpret_cast<std::uintptr_t>(p) % BlockPool::kGranule == 0);
+        std::memset(p, i & 0xff, n);
+        live.emplace_back(p, n);
+    }
+    auto sorted = live;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 1; i < sorted.size(); ++i)
+        CHECK(sorted[i - 1].first + sorted[i - 1].second <= sorted[i].first);
+    for (size_t i = 0; i < live.size(); ++i)
+        CHECK(static_cast<unsigned char>(live[i].first[live[i].second - 1]) == (i & 0xff));
+    // A released block serves the next request of its class, not of another class.
+    void* p = pool.alloc(40);
+    pool.release(p, 40);
+    void* q = pool.alloc(100);
+    CHECK(q != p);
+    CHECK(pool.alloc(33) == p);
 }
