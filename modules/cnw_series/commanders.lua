@@ -20,7 +20,7 @@ local M = {}
 local ALT = "commanders"
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.piece(game, id).loc
     return loc ~= nil and loc:sub(1, 4) ~= "box:" and map.exists(loc)
 end
 
@@ -32,31 +32,25 @@ end
 local function hexes_allowed(ctx) return ctx.params.commander_move_hexes or 3 end
 
 -- Speed (the listing of 12.1 asks these of every hex within three hexes of every commander):
--- STATIC caches the module's immutable map data per hex (never game state); occupancy(game, h,
--- side) reads a stack once for core.side_at and "has a unit of side".
+-- STATIC caches the module's immutable map data per hex (never game state): nb, the neighbours,
+-- and per neighbour i whether the hexside is a lake (lake[i]) or a pass (pass[i]).
 local STATIC = {}
 local function static(h)
     local v = STATIC[h]
     if v == nil then
-        v = { playable = core.playable(h), city = core.is_city(h), nb = map.neighbours(h),
+        local nb = map.neighbours(h)
+        v = { playable = core.playable(h), city = core.is_city(h), nb = nb,
               mountain = map.exists(h) and map.terrain(h) == "mountain",
               friendly = { french = core.friendly_territory("french", h),
                            coalition = core.friendly_territory("coalition", h) },
               lake = {}, pass = {} }
+        for i, b in ipairs(nb) do
+            v.lake[i] = map.has_hexside(h, b, "lake")
+            v.pass[i] = map.has_hexside(h, b, "pass")
+        end
         STATIC[h] = v
     end
     return v
-end
-
--- The hexside a|b: is it a lake? a pass? (static, cached on a)
-local function hexside_flags(sa, a, b)
-    local lake = sa.lake[b]
-    if lake == nil then
-        lake = map.has_hexside(a, b, "lake")
-        sa.lake[b] = lake
-        sa.pass[b] = map.has_hexside(a, b, "pass")
-    end
-    return lake, sa.pass[b]
 end
 
 -- The hexes holding any piece, once per state.
@@ -71,17 +65,13 @@ local function occupied_set(game)
     return occupied
 end
 
-local CATEGORY = {}
+-- The stack at h for core.side_at and "has a unit of side", read once.
 local function occupancy(game, h, side)
     if not occupied_set(game)[h] then return nil, false end
     local occupant, found, has_unit = nil, false, false
-    for _, id in ipairs(game.pieces_at(h)) do
-        local p = game.piece(id)
-        local c = CATEGORY[p.type]
-        if c == nil then
-            c = defs.counter(p.type).category
-            CATEGORY[p.type] = c
-        end
+    for _, id in ipairs(core.stack(game, h)) do
+        local p = core.piece(game, id)
+        local c = core.type_category(p.type)
         if not found and (c == "unit" or c == "commander") then occupant, found = p.owner, true end
         if c == "unit" and p.owner == side then has_unit = true end
     end
@@ -108,59 +98,92 @@ local function may_end(game, side, h, has_unit)
     return has_unit or (static(h).city and friendly_territory(side, h))
 end
 
+-- memo[h] for a commander of `side`: 0 closed, 1 passable, 2 passable and a possible end; 3/4
+-- the same in a mountain hex (entered only through a pass, 2.2)
+local function hex_value(game, side, h)
+    local occupant, has_unit = false, false
+    if static(h).playable then occupant, has_unit = occupancy(game, h, side) end
+    local v = passable(game, side, h, occupant or false) and (may_end(game, side, h, has_unit) and 2 or 1) or 0
+    if v > 0 and static(h).mountain then v = v + 2 end
+    return v
+end
+
+-- hex_value of an empty hex depends on the map alone: EMPTY[side][h] caches it (immutable map
+-- facts, never game state).
+local EMPTY = {}
+local function empty_value(side, h)
+    local t = EMPTY[side]
+    if t == nil then
+        t = {}
+        EMPTY[side] = t
+    end
+    local v = t[h]
+    if v == nil then
+        local sh = static(h)
+        v = 0
+        if sh.playable and not (sh.city and not friendly_territory(side, h)) then
+            v = (sh.city and friendly_territory(side, h)) and 2 or 1
+            if sh.mountain then v = v + 2 end
+        end
+        t[h] = v
+    end
+    return v
+end
+
 -- The hexes commander `id` may move to (sorted). `memo` (optional) is shared by the calls of one
--- listing for commanders of the same side.
+-- listing for commanders of the same side; commanders of the same side and closure class on the
+-- same hex share the answer (memo.dest).
 function M.destinations(ctx, game, id, memo)
     local side = core.owner(game, id)
-    local from = game.piece(id).loc
+    local from = core.piece(game, id).loc
     memo = memo or {}
-    -- memo[h]: 0 closed, 1 passable, 2 passable and a possible end; 3/4 the same in a mountain
-    -- hex (entered only through a pass, 2.2)
-    local function ok(h)
-        local v = memo[h]
-        if v == nil then
-            local occupant, has_unit = false, false
-            if static(h).playable then occupant, has_unit = occupancy(game, h, side) end
-            v = passable(game, side, h, occupant or false) and (may_end(game, side, h, has_unit) and 2 or 1) or 0
-            if v > 0 and static(h).mountain then v = v + 2 end
-            memo[h] = v
-        end
-        return v
-    end
     -- core.closed depends on who moves: memoized for the listing per class of Commander (hook
     -- closure_class; by default each Commander alone), and asked only for hexes holding pieces
     -- (only what stands in a hex closes it)
-    local ids = { id }
     local class = ctx.hooks.closure_class and ctx.hooks.closure_class(ctx, game, id) or id
+    memo.dest = memo.dest or {}
+    local key = side .. "|" .. class .. "|" .. from
+    if memo.dest[key] then return memo.dest[key] end
     memo.closed = memo.closed or {}
     memo.closed[class] = memo.closed[class] or {}
     local closed = memo.closed[class]
     local occupied = occupied_set(game)
-    local function is_closed(b)
-        local c = closed[b]
-        if c == nil then
-            c = occupied[b] and core.closed(ctx, game, b, ids) or false
-            closed[b] = c
-        end
-        return c
-    end
+    local empty = EMPTY[side] or {}
+    local ids = { id }
     -- Every step costs 1: a breadth-first search in Lua over the cached map data gives the set
-    -- game.reachable would, without a Lua call back per hexside.
+    -- game.reachable would, without a Lua call back per hexside. A hex is entered when its value
+    -- is not 0, through a pass if it is a mountain (3, 4), across no lake, and it is not closed.
     local reached, frontier, out = { [from] = true }, { from }, {}
     for _ = 1, hexes_allowed(ctx) do
         local nextf = {}
-        for _, a in ipairs(frontier) do
-            local sa = static(a)
-            for _, b in ipairs(sa.nb) do
-                if not reached[b] then
-                    local v = memo[b] or ok(b)
-                    if v ~= 0 and not is_closed(b) then
-                        local lake, pass = hexside_flags(sa, a, b)
-                        if not lake and (v <= 2 or pass) then
-                            reached[b] = true
-                            nextf[#nextf + 1] = b
-                            if v % 2 == 0 then out[#out + 1] = b end
+        for fi = 1, #frontier do
+            local sa = static(frontier[fi])
+            local nb, lake, pass = sa.nb, sa.lake, sa.pass
+            for i = 1, #nb do
+                local b = nb[i]
+                if not reached[b] and not lake[i] then
+                    local v
+                    if occupied[b] then
+                        v = memo[b]
+                        if v == nil then
+                            v = hex_value(game, side, b)
+                            memo[b] = v
                         end
+                        if v ~= 0 and (v <= 2 or pass[i]) then
+                            local c = closed[b]
+                            if c == nil then
+                                c = core.closed(ctx, game, b, ids)
+                                closed[b] = c
+                            end
+                            if c then v = 0 end
+                        end
+                    else
+                        v = empty[b] or empty_value(side, b)
+                    end
+                    if v ~= 0 and (v <= 2 or pass[i]) then
+                        reached[b] = true
+                        nextf[#nextf + 1] = b
+                        if v % 2 == 0 then out[#out + 1] = b end
                     end
                 end
             end
@@ -168,6 +191,7 @@ function M.destinations(ctx, game, id, memo)
         frontier = nextf
     end
     table.sort(out)
+    memo.dest[key] = out
     return out
 end
 
@@ -224,7 +248,7 @@ M.steps = {
             local out = {}
             local memo = {}
             for _, id in ipairs(movable(ctx, game, role)) do
-                local from = game.piece(id).loc
+                local from = core.piece(game, id).loc
                 -- per Commander: closed hexes (core.closed) may depend on who moves
                 for _, h in ipairs(M.destinations(ctx, game, id, memo)) do
                     out[#out + 1] = { kind = "move", args = { id, h }, hexes = { from, h }, pieces = { id },
@@ -241,7 +265,7 @@ M.steps = {
                 return decide_next(ctx, game, true)
             end
             local id, h = action.args[1], action.args[2]
-            local from = game.piece(id).loc
+            local from = core.piece(game, id).loc
             game.move(id, h)
             game.set_prop(id, "commanders_moved", true)
             game.log(id .. " moves from " .. from .. " to " .. h .. " (12.1)")

@@ -128,7 +128,7 @@ end
 local function due(ctx, game, side)
     local out = {}
     for _, id in ipairs(game.pieces { owner = side }) do
-        local loc = game.piece(id).loc
+        local loc = core.piece(game, id).loc
         if loc == nil or (loc:sub(1, 4) == "box:" and loc ~= "box:eliminated") then
             local t = game.prop(id, "arrive_turn")
             if type(t) == "number" and t <= game.turn()
@@ -143,7 +143,7 @@ end
 -- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1 (the
 -- hex's capacity, core.capacity: 6 OF, or more under 1814's 15.2).
 function R.entry_allowed(ctx, game, id, hex)
-    local side = game.piece(id).owner
+    local side = core.piece(game, id).owner
     if not map.exists(hex) or not core.playable(hex) then return false end
     local enemy = core.enemy(side)
     if core.side_at(game, hex) == enemy or #core.force_at(game, hex, enemy) > 0 then return false end

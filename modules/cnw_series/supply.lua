@@ -84,7 +84,7 @@ local function genuine_type(side) return side .. "_supply" end
 local function dummy_type(side) return side .. "_supply_dummy" end
 
 local function supply_side(game, id)
-    local t = game.piece(id).type
+    local t = core.piece(game, id).type
     for _, s in ipairs(core.SIDES) do
         if t == genuine_type(s) or t == dummy_type(s) then return s end
     end
@@ -92,7 +92,7 @@ local function supply_side(game, id)
 end
 
 function supply.is_genuine(game, id)
-    local p = game.piece(id)
+    local p = core.piece(game, id)
     for _, s in ipairs(core.SIDES) do
         if p.type == genuine_type(s) then return true end
     end
@@ -100,13 +100,13 @@ function supply.is_genuine(game, id)
 end
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.piece(game, id).loc
     return loc ~= nil and loc:sub(1, 4) ~= "box:"
 end
 
 function supply.depot_at(game, hex, side)
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.face == "depot" and supply.is_genuine(game, id) and (side == nil or p.owner == side) then
             return id
         end
@@ -125,7 +125,7 @@ end
 function supply.trains_at(game, hex, side)
     local out = {}
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.owner == side and supply_side(game, id) == side and p.face == "train" then out[#out + 1] = id end
     end
     return out
@@ -148,10 +148,10 @@ end
 
 function supply.use_train(game, id)
     if supply.is_genuine(game, id) then
-        game.log("A Supply Train of " .. game.piece(id).owner .. " is used at " .. tostring(game.piece(id).loc))
+        game.log("A Supply Train of " .. core.piece(game, id).owner .. " is used at " .. tostring(core.piece(game, id).loc))
     else
         game.reveal(id)
-        game.log("The Supply Train at " .. tostring(game.piece(id).loc) .. " is a dummy (7.5)")
+        game.log("The Supply Train at " .. tostring(core.piece(game, id).loc) .. " is a dummy (7.5)")
     end
     to_pool(game, id)
 end
@@ -171,7 +171,7 @@ end
 -- A counter off the board of `type` for `side`; created when the scenario has none left.
 local function take_counter(game, type, side)
     for _, id in ipairs(game.pieces { type = type }) do
-        if game.piece(id).loc == nil then return id end
+        if core.piece(game, id).loc == nil then return id end
     end
     return game.create(type, { owner = side })
 end
@@ -180,7 +180,7 @@ local function dummies_left(ctx, game, side)
     local free, total = 0, 0
     for _, id in ipairs(game.pieces { type = dummy_type(side) }) do
         total = total + 1
-        if game.piece(id).loc == nil then free = free + 1 end
+        if core.piece(game, id).loc == nil then free = free + 1 end
     end
     return free + math.max(0, (ctx.params.dummy_trains or 2) - total)
 end
@@ -203,8 +203,8 @@ local function place_depot(game, side, hex, id)
 end
 
 function supply.capture_depot(game, id)
-    local side = game.piece(id).owner
-    game.log("The " .. side .. " depot at " .. tostring(game.piece(id).loc) .. " is eliminated (8.8)")
+    local side = core.piece(game, id).owner
+    game.log("The " .. side .. " depot at " .. tostring(core.piece(game, id).loc) .. " is eliminated (8.8)")
     to_pool(game, id)
     game.move(id, "box:eliminated")
     local track = side .. "_depots_lost"
@@ -261,7 +261,7 @@ local function situation(ctx, game, side)
     local neutral = core.neutral_pieces(game)
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
-            local p = game.piece(id)
+            local p = core.piece(game, id)
             local hex = core.hex_of(game, id)     -- 15.1: hidden units count in their marker's hex
             if hex then sit.occupied[hex] = true end
             if hex and not neutral[id] then   -- 16.3: nobody's
@@ -277,7 +277,7 @@ local function situation(ctx, game, side)
                     sit.enemy[hex] = true
                     if cat == "unit" and p.face ~= "disrupted" then
                         sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
-                        if game.stat(id, "type") == "cavalry" then sit.enemy_cav[hex] = true end
+                        if core.stat(game, id, "type") == "cavalry" then sit.enemy_cav[hex] = true end
                     end
                 end
             end
@@ -365,7 +365,7 @@ supply.uss_hexes = uss_hexes
 -- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS.
 local function supply_goals(ctx, game, side)
     local goals = {}
-    for _, id in ipairs(supply.depots(game, side)) do goals[game.piece(id).loc] = true end
+    for _, id in ipairs(supply.depots(game, side)) do goals[core.piece(game, id).loc] = true end
     if ctx.params.trace_to_uss ~= false then
         for _, h in ipairs(uss_hexes(ctx, game, side)) do goals[h] = true end
     end
@@ -473,7 +473,7 @@ function supply.unit_in_general_supply(ctx, game, id)
     if deemed(ctx, game, id) then return true end
     local loc = core.hex_of(game, id)
     if not loc then return false end
-    return supply.in_general_supply(ctx, game, loc, game.piece(id).owner)
+    return supply.in_general_supply(ctx, game, loc, core.piece(game, id).owner)
 end
 
 -- ---- depot chains (7.8) -----------------------------------------------------------------------
@@ -513,7 +513,7 @@ local function chain(ctx, game, side, sit, extra)
         fresh[h] = true
     end
     local pending = {}
-    for _, id in ipairs(supply.depots(game, side)) do pending[game.piece(id).loc] = true end
+    for _, id in ipairs(supply.depots(game, side)) do pending[core.piece(game, id).loc] = true end
     for h in pairs(extra or {}) do pending[h] = true end
     while next(fresh) do
         -- the field of the newly linked sources only, merged into what is already in reach
@@ -536,7 +536,7 @@ end
 local function depot_hexes(game, sit)
     if not sit.depot_hexes then
         sit.depot_hexes = {}
-        for _, id in ipairs(supply.depots(game, sit.side)) do sit.depot_hexes[game.piece(id).loc] = true end
+        for _, id in ipairs(supply.depots(game, sit.side)) do sit.depot_hexes[core.piece(game, id).loc] = true end
     end
     return sit.depot_hexes
 end
@@ -610,7 +610,7 @@ function supply.general.begin(ctx, game)
             local side = game.prop(m, "side")
             local hex
             for _, u in ipairs(game.prop(m, "units") or {}) do
-                if game.piece(u) and core.hex_of(game, u) then hex = core.hex_of(game, u); break end
+                if core.piece(game, u) and core.hex_of(game, u) then hex = core.hex_of(game, u); break end
             end
             if hex and side and ctx.hooks.forage_ignored and ctx.hooks.forage_ignored(ctx, game, side, hex) then
                 game.log("The " .. side .. " stack at " .. hex .. " ignores its forage marker this Turn")
@@ -684,7 +684,7 @@ local function allocation_targets(ctx, game, side)
     end
     local extra = {}
     for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
-        local loc = game.piece(id).loc
+        local loc = core.piece(game, id).loc
         if loc and loc:sub(1, 4) ~= "box:" and is_city(sit, loc) then extra[loc] = true end
     end
     local linked, reach = chain(ctx, game, side, sit, extra)
@@ -768,7 +768,7 @@ local function next_removal_or_allocation(ctx, game)
             -- only the converted train is left to give back
             for _, hex in ipairs(game.occupied()) do
                 for _, id in ipairs(genuine_trains_at(game, hex, side)) do
-                    if not game.piece(id).hidden then to_pool(game, id) end
+                    if not core.piece(game, id).hidden then to_pool(game, id) end
                 end
             end
             game.set_var("supply_converted_" .. side, false)
@@ -785,7 +785,7 @@ end
 local function convertible(game, side)
     local out = {}
     for _, id in ipairs(supply.depots(game, side)) do
-        if core.side_at(game, game.piece(id).loc) == side then out[#out + 1] = id end
+        if core.side_at(game, core.piece(game, id).loc) == side then out[#out + 1] = id end
     end
     return out
 end
@@ -824,7 +824,7 @@ steps["supply.convert"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, id in ipairs(convertible(game, role)) do
-            local hex = game.piece(id).loc
+            local hex = core.piece(game, id).loc
             out[#out + 1] = { kind = "convert", args = { hex }, hexes = { hex }, pieces = { id },
                               label = "Convert the depot at " .. hex .. " into a Supply Train (7.1)" }
         end
@@ -849,7 +849,7 @@ steps["supply.remove_depot"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, id in ipairs(supply.depots(game, d.context.side)) do
-            local hex = game.piece(id).loc
+            local hex = core.piece(game, id).loc
             out[#out + 1] = { kind = "remove", args = { hex }, hexes = { hex }, pieces = { id },
                               label = "Remove the " .. d.context.side .. " depot at " .. hex .. " (7.2)" }
         end
@@ -990,7 +990,7 @@ local function establishable(ctx, game, side)
     local seen = {}
     local linked, reach
     for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
-        local hex = game.piece(id).loc
+        local hex = core.piece(game, id).loc
         if hex and hex:sub(1, 4) ~= "box:" and not seen[hex] then
             seen[hex] = true
             if depot_site(ctx, game, side, hex, sit) then
