@@ -44,16 +44,22 @@ end
 core.type_category = type_category
 local function category(game, id) return type_category(piece(game, id).type) end
 
+-- A counter type's stat, or nil.
+local function type_stat(t, name)
+    local stats = STATS[t]
+    if stats == nil then
+        stats = defs.counter(t).stats
+        STATS[t] = stats
+    end
+    return stats[name]
+end
+core.type_stat = type_stat
+
 -- game.stat(id, name) (the counter type's stat, or nil) from the cached definitions.
 local function stat(game, id, name)
     local p = piece(game, id)
     if not p then return game.stat(id, name) end   -- no such piece: game.stat's error
-    local stats = STATS[p.type]
-    if stats == nil then
-        stats = defs.counter(p.type).stats
-        STATS[p.type] = stats
-    end
-    return stats[name]
+    return type_stat(p.type, name)
 end
 core.stat = stat
 

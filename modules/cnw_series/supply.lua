@@ -38,8 +38,8 @@ local supply = {}
 
 -- The static map data the supply searches need, computed once while the rules load (a pure
 -- function of the module's map: not game state). MAP.nb[hex] = neighbours; MAP.city[hex];
--- MAP.playable[hex]; MAP.unbridged[a.."|"..b] = a river without a bridge between a and b;
--- MAP.cost[season][a.."|"..b] = hexes counted for a route stepping from a into b (nil: no way).
+-- MAP.playable[hex]; MAP.unbridged[a][b] = a river without a bridge between a and b;
+-- MAP.cost[season][a][b] = hexes counted for a route stepping from a into b (nil: no way).
 local MAP = (function()
     local m = { nb = {}, city = {}, playable = {}, unbridged = {}, cost = {}, territory = {} }
     local fake = {}
@@ -60,15 +60,16 @@ local MAP = (function()
         end
     end
     for h, ns in pairs(m.nb) do
+        m.unbridged[h] = {}
+        for season in pairs(fake) do m.cost[season][h] = {}; m.cost_frozen[season][h] = {} end
         for _, n in ipairs(ns) do
-            local key = h .. "|" .. n
             local unbridged = core.river_between(h, n) and not core.bridged(h, n)
-            m.unbridged[key] = unbridged
+            m.unbridged[h][n] = unbridged
             if m.playable[h] and core.can_enter(h, n) then
                 for season, g in pairs(fake) do
                     local c = core.difficult(g, h, n) and 2 or 1
-                    if not unbridged then m.cost[season][key] = c end
-                    m.cost_frozen[season][key] = c
+                    if not unbridged then m.cost[season][h][n] = c end
+                    m.cost_frozen[season][h][n] = c
                 end
             end
         end
@@ -255,7 +256,7 @@ local function situation(ctx, game, side)
     local enemy = core.enemy(side)
     local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
-                  enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
+                  enemy_cav = {}, enemy_ready = {}, cache = {}, cache_end = {}, city = {}, hexes = {},
                   occupied = {}, cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
                   blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
     local neutral = core.neutral_pieces(game)
@@ -315,11 +316,11 @@ end
 -- enemy-city bullet (it is reached, not passed through: RULINGS S-3).
 local route_hex_check
 local function route_hex_ok(ctx, game, sit, hex, is_end)
-    local key = is_end and hex .. "e" or hex
-    local v = sit.cache[key]
+    local cache = is_end and sit.cache_end or sit.cache
+    local v = cache[hex]
     if v == nil then
         v = route_hex_check(ctx, game, sit, hex, is_end)
-        sit.cache[key] = v
+        cache[hex] = v
     end
     return v
 end
@@ -329,8 +330,9 @@ function route_hex_check(ctx, game, sit, hex, is_end)
     if sit.occupied[hex] and core.closed(ctx, game, hex) then return false end   -- 1814 16.3
     if sit.blocked and map.in_region(hex, sit.blocked) then return false end
     if not sit.friendly[hex] then
+        local unbridged = MAP.unbridged[hex]
         for _, n in ipairs(MAP.nb[hex]) do
-            if sit.enemy_cav[n] and not MAP.unbridged[hex .. "|" .. n] then
+            if sit.enemy_cav[n] and not unbridged[n] then
                 return false
             end
         end
@@ -341,10 +343,8 @@ function route_hex_check(ctx, game, sit, hex, is_end)
     return true
 end
 
--- Cost of the route stepping from a into b (6.2 bullets 3 and 4), nil when not allowed.
-local function step_cost(game, a, b, sit)
-    return sit.cost[a .. "|" .. b]
-end
+-- Cost of the route stepping from a into b (6.2 bullets 3 and 4), nil when not allowed:
+-- sit.cost[a][b] (every hex of the map has its table).
 
 local function range_of(ctx, game)
     return ctx.params.supply_range[core.season(game)]
@@ -373,10 +373,13 @@ local function supply_goals(ctx, game, side)
 end
 
 -- Dijkstra over small integer costs (1 or 2 a hex, budgets of 3-5): a bucket queue.
--- starts: sorted list of hexes at cost 0; expand(h, d) returns the list of {x, cost} reachable
--- in one step; visit(h, d) is called once per settled hex and may return true to stop.
-local function dijkstra(starts, budget, expand, visit)
-    local dist, done, buckets = {}, {}, {}
+-- starts: sorted list of hexes at cost 0; expand(h, xs, cs) fills xs[1..n] with the hexes
+-- reachable in one step from h and cs[1..n] with their costs and returns n (the lists are reused:
+-- no table per step). Returns dist: hex -> least cost, for every hex within the budget, and the
+-- list of those hexes (in the order settled: cheaper than pairs over dist).
+local function dijkstra(starts, budget, expand)
+    local dist, done, buckets, settled = {}, {}, {}, {}
+    local xs, cs = {}, {}
     for c = 0, budget do buckets[c] = {} end
     for _, h in ipairs(starts) do
         dist[h] = 0
@@ -390,9 +393,9 @@ local function dijkstra(starts, budget, expand, visit)
             i = i + 1
             if not done[h] and dist[h] == c then
                 done[h] = true
-                if visit(h, c) then return dist, h end
-                for _, step in ipairs(expand(h, c)) do
-                    local x, nc = step[1], c + step[2]
+                settled[#settled + 1] = h
+                for k = 1, expand(h, xs, cs) do
+                    local x, nc = xs[k], c + cs[k]
                     if nc <= budget and (dist[x] == nil or nc < dist[x]) then
                         dist[x] = nc
                         local b = buckets[nc]
@@ -402,23 +405,12 @@ local function dijkstra(starts, budget, expand, visit)
             end
         end
     end
-    return dist, nil
-end
-
--- Steps of a route that ENTERS h, listed backwards from h: the neighbours x with the cost of
--- stepping x -> h (for searches run from the supply source towards the unit).
-local function steps_into(ctx, game, sit, h, is_end)
-    local out = {}
-    if not route_hex_ok(ctx, game, sit, h, is_end) then return out end
-    for _, x in ipairs(MAP.nb[h]) do
-        local c = step_cost(game, x, h, sit)
-        if c then out[#out + 1] = { x, c } end
-    end
-    return out
+    return dist, settled
 end
 
 -- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
--- Searched backwards from every supply source at once.
+-- Searched backwards from every supply source at once: the steps of a route that ENTERS h are
+-- the neighbours x with the cost of stepping x -> h.
 local function supply_field(ctx, game, side, sit)
     -- memoised for the state (game.memo); callers only read the field
     local memo = memo_of(ctx, game)
@@ -426,14 +418,26 @@ local function supply_field(ctx, game, side, sit)
     if memo[key] then return memo[key] end
     sit = sit or situation(ctx, game, side)
     local goals = supply_goals(ctx, game, side)
-    local out, starts = {}, {}
+    local starts = {}
     for h in pairs(goals) do
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    dijkstra(starts, range_of(ctx, game),
-        function(h) return steps_into(ctx, game, sit, h, goals[h] == true) end,
-        function(h) out[h] = true end)
+    local cost = sit.cost
+    local _, settled = dijkstra(starts, range_of(ctx, game), function(h, xs, cs)
+        local n = 0
+        if not route_hex_ok(ctx, game, sit, h, goals[h] == true) then return 0 end
+        for _, x in ipairs(MAP.nb[h]) do
+            local c = cost[x][h]
+            if c then
+                n = n + 1
+                xs[n], cs[n] = x, c
+            end
+        end
+        return n
+    end)
+    local out = {}
+    for _, h in ipairs(settled) do out[h] = true end
     memo[key] = out
     return out
 end
@@ -488,17 +492,20 @@ local function link_field(ctx, game, sit, sources, range)
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    return (dijkstra(starts, range, function(h)
-        local out = {}
-        if not sources[h] and not route_hex_ok(ctx, game, sit, h, false) then return out end
+    local cost = sit.cost
+    return dijkstra(starts, range, function(h, xs, cs)
+        local n = 0
+        if not sources[h] and not route_hex_ok(ctx, game, sit, h, false) then return 0 end
+        local from_h = cost[h]
         for _, x in ipairs(MAP.nb[h]) do
-            if route_hex_ok(ctx, game, sit, x, true) then
-                local c = step_cost(game, h, x, sit)
-                if c then out[#out + 1] = { x, c } end
+            local c = from_h[x]
+            if c and route_hex_ok(ctx, game, sit, x, true) then
+                n = n + 1
+                xs[n], cs[n] = x, c
             end
         end
-        return out
-    end, function() end))
+        return n
+    end)
 end
 
 -- The chain of 7.8: the USS hexes and every depot linked to them (extra: more depot hexes to
@@ -517,7 +524,9 @@ local function chain(ctx, game, side, sit, extra)
     for h in pairs(extra or {}) do pending[h] = true end
     while next(fresh) do
         -- the field of the newly linked sources only, merged into what is already in reach
-        for h, c in pairs(link_field(ctx, game, sit, fresh, range)) do
+        local dist, settled = link_field(ctx, game, sit, fresh, range)
+        for _, h in ipairs(settled) do
+            local c = dist[h]
             if reach[h] == nil or c < reach[h] then reach[h] = c end
         end
         fresh = {}

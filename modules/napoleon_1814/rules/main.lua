@@ -132,13 +132,16 @@ function hooks.hex_closed(ctx, game, hex, ids)
         here = { neutral = false, naples = false, others = false }
         local neutral_now = core.neutral_pieces(game)
         for _, id in ipairs(core.stack(game, hex)) do
-            if core.owner(game, id) == "coalition" and (core.is_unit(game, id) or core.is_commander(game, id)) then
+            local p = core.piece(game, id)
+            local c = core.type_category(p.type)
+            if p.owner == "coalition" and (c == "unit" or c == "commander") then
                 if neutral_now[id] then here.neutral = true end
-                if neapolitan(game, id) then here.naples = true else here.others = true end
+                if id == "murat" or core.type_stat(p.type, "nation") == "naples" then here.naples = true else here.others = true end
             end
         end
         seen[hex] = here
     end
+    if not (here.neutral or here.naples or here.others) then return false end
     if here.neutral then
         if #ids == 0 then return true end
         for _, id in ipairs(ids) do
