@@ -19,9 +19,16 @@ local M = {}
 
 local ALT = "commanders"
 
+local EXISTS = {}   -- map.exists per location (the module's map: immutable)
 local function on_map(game, id)
     local loc = core.piece(game, id).loc
-    return loc ~= nil and loc:sub(1, 4) ~= "box:" and map.exists(loc)
+    if loc == nil or loc:sub(1, 4) == "box:" then return false end
+    local e = EXISTS[loc]
+    if e == nil then
+        e = map.exists(loc)
+        EXISTS[loc] = e
+    end
+    return e
 end
 
 local function may_leave(ctx, game, id)
@@ -65,46 +72,32 @@ local function occupied_set(game)
     return occupied
 end
 
--- The stack at h for core.side_at and "has a unit of side", read once.
-local function occupancy(game, h, side)
-    if not occupied_set(game)[h] then return nil, false end
-    local occupant, found, has_unit = nil, false, false
-    for _, id in ipairs(core.stack(game, h)) do
-        local p = core.piece(game, id)
-        local c = core.type_category(p.type)
-        if not found and (c == "unit" or c == "commander") then occupant, found = p.owner, true end
-        if c == "unit" and p.owner == side then has_unit = true end
-    end
-    return occupant, has_unit
-end
-
 local function friendly_territory(side, h)
     local f = static(h).friendly[side]
     if f == nil then return core.friendly_territory(side, h) end
     return f
 end
 
--- 12.1: may a moving commander of `side` enter h at all (on the way or at the end)?
-local function passable(game, side, h, occupant)
-    if not static(h).playable then return false end
-    if occupant == nil then occupant = core.side_at(game, h) end
-    if occupant == core.enemy(side) then return false end
-    if static(h).city and not friendly_territory(side, h) and occupant ~= side then return false end
-    return true
-end
-
-local function may_end(game, side, h, has_unit)
-    if has_unit == nil then has_unit = #core.units_at(game, h, side) > 0 end
-    return has_unit or (static(h).city and friendly_territory(side, h))
-end
-
 -- memo[h] for a commander of `side`: 0 closed, 1 passable, 2 passable and a possible end; 3/4
--- the same in a mountain hex (entered only through a pass, 2.2)
+-- the same in a mountain hex (entered only through a pass, 2.2). 12.1: he may not enter a hex
+-- holding an enemy stack (core.side_at), nor a city in enemy territory unless a friendly stack
+-- holds it; he may end on a friendly combat unit or a city in friendly territory. For a hex
+-- holding pieces (empty ones: empty_value below); the stack is read once.
 local function hex_value(game, side, h)
+    local sh = static(h)
+    if not sh.playable then return 0 end
     local occupant, has_unit = false, false
-    if static(h).playable then occupant, has_unit = occupancy(game, h, side) end
-    local v = passable(game, side, h, occupant or false) and (may_end(game, side, h, has_unit) and 2 or 1) or 0
-    if v > 0 and static(h).mountain then v = v + 2 end
+    for _, id in ipairs(core.stack(game, h)) do
+        local p = core.piece(game, id)
+        local c = core.type_category(p.type)
+        if occupant == false and (c == "unit" or c == "commander") then occupant = p.owner end
+        if c == "unit" and p.owner == side then has_unit = true end
+    end
+    if occupant == core.enemy(side) then return 0 end
+    local friendly = friendly_territory(side, h)
+    if sh.city and not friendly and occupant ~= side then return 0 end
+    local v = (has_unit or (sh.city and friendly)) and 2 or 1
+    if sh.mountain then v = v + 2 end
     return v
 end
 
@@ -132,18 +125,22 @@ end
 
 -- The hexes commander `id` may move to (sorted). `memo` (optional) is shared by the calls of one
 -- listing for commanders of the same side; commanders of the same side and closure class on the
--- same hex share the answer (memo.dest).
-function M.destinations(ctx, game, id, memo)
-    local side = core.owner(game, id)
-    local from = core.piece(game, id).loc
-    memo = memo or {}
+-- same hex share the answer (memo.dest). With `any`, only whether there is one: true as soon as
+-- one is found (nothing kept in memo.dest), false otherwise.
+local function search(ctx, game, id, memo, any)
+    local p = core.piece(game, id)
+    local side, from = p.owner, p.loc
     -- core.closed depends on who moves: memoized for the listing per class of Commander (hook
     -- closure_class; by default each Commander alone), and asked only for hexes holding pieces
     -- (only what stands in a hex closes it)
     local class = ctx.hooks.closure_class and ctx.hooks.closure_class(ctx, game, id) or id
     memo.dest = memo.dest or {}
     local key = side .. "|" .. class .. "|" .. from
-    if memo.dest[key] then return memo.dest[key] end
+    local known = memo.dest[key]
+    if known then
+        if any then return #known > 0 end
+        return known
+    end
     memo.closed = memo.closed or {}
     memo.closed[class] = memo.closed[class] or {}
     local closed = memo.closed[class]
@@ -157,7 +154,8 @@ function M.destinations(ctx, game, id, memo)
     for _ = 1, hexes_allowed(ctx) do
         local nextf = {}
         for fi = 1, #frontier do
-            local sa = static(frontier[fi])
+            local a = frontier[fi]
+            local sa = STATIC[a] or static(a)
             local nb, lake, pass = sa.nb, sa.lake, sa.pass
             for i = 1, #nb do
                 local b = nb[i]
@@ -183,17 +181,23 @@ function M.destinations(ctx, game, id, memo)
                     if v ~= 0 and (v <= 2 or pass[i]) then
                         reached[b] = true
                         nextf[#nextf + 1] = b
-                        if v % 2 == 0 then out[#out + 1] = b end
+                        if v % 2 == 0 then
+                            if any then return true end
+                            out[#out + 1] = b
+                        end
                     end
                 end
             end
         end
         frontier = nextf
     end
+    if any then return false end
     table.sort(out)
     memo.dest[key] = out
     return out
 end
+
+function M.destinations(ctx, game, id, memo) return search(ctx, game, id, memo or {}, false) end
 
 local function movable(ctx, game, side)
     local out = {}
@@ -208,7 +212,7 @@ end
 local function has_move(ctx, game, side)
     local memo = {}
     for _, id in ipairs(movable(ctx, game, side)) do
-        if #M.destinations(ctx, game, id, memo) > 0 then return true end
+        if search(ctx, game, id, memo, true) then return true end
     end
     return false
 end

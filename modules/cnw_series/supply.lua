@@ -247,6 +247,30 @@ local function memo_of(ctx, game)
     return mine
 end
 
+-- Where every combat unit and commander stands for the rules (15.1: hidden units in their
+-- marker's hex), once per state (game.memo) for both sides: parallel lists of the pieces with a
+-- hex (units first, then commanders, each in piece order).
+local function placed(game)
+    local memo = game.memo()
+    local pl = memo["supply.placed"]
+    if pl then return pl end
+    pl = { ids = {}, pieces = {}, hexes = {}, unit = {} }
+    local n = 0
+    for _, cat in ipairs { "unit", "commander" } do
+        for _, id in ipairs(game.pieces { category = cat }) do
+            local p = core.piece(game, id)
+            local hex = p.loc
+            if hex and hex:sub(1, 4) == "box:" then hex = core.hex_of(game, id) end
+            if hex then
+                n = n + 1
+                pl.ids[n], pl.pieces[n], pl.hexes[n], pl.unit[n] = id, p, hex, cat == "unit"
+            end
+        end
+    end
+    memo["supply.placed"] = pl
+    return pl
+end
+
 local function situation(ctx, game, side)
     -- memoised for the state (game.memo): pure function of it and of the game's ctx (hooks);
     -- its caches fill lazily
@@ -260,26 +284,25 @@ local function situation(ctx, game, side)
                   occupied = {}, cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
                   blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
     local neutral = core.neutral_pieces(game)
-    for _, cat in ipairs { "unit", "commander" } do
-        for _, id in ipairs(game.pieces { category = cat }) do
-            local p = core.piece(game, id)
-            local hex = core.hex_of(game, id)     -- 15.1: hidden units count in their marker's hex
-            if hex then sit.occupied[hex] = true end
-            if hex and not neutral[id] then   -- 16.3: nobody's
-                if p.owner == side then
-                    if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
-                    sit.friendly[hex] = true
-                    if cat == "unit" then
-                        sit.friendly_combat[hex] = (sit.friendly_combat[hex] or 0) + 1
-                    else
-                        sit.friendly_cmd[hex] = true
-                    end
-                elseif p.owner == enemy then
-                    sit.enemy[hex] = true
-                    if cat == "unit" and p.face ~= "disrupted" then
-                        sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
-                        if core.stat(game, id, "type") == "cavalry" then sit.enemy_cav[hex] = true end
-                    end
+    local pl = placed(game)
+    local ids, pieces, hexes, units = pl.ids, pl.pieces, pl.hexes, pl.unit
+    for i = 1, #ids do
+        local id, p, hex = ids[i], pieces[i], hexes[i]
+        sit.occupied[hex] = true
+        if not neutral[id] then   -- 16.3: nobody's
+            if p.owner == side then
+                if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
+                sit.friendly[hex] = true
+                if units[i] then
+                    sit.friendly_combat[hex] = (sit.friendly_combat[hex] or 0) + 1
+                else
+                    sit.friendly_cmd[hex] = true
+                end
+            elseif p.owner == enemy then
+                sit.enemy[hex] = true
+                if units[i] and p.face ~= "disrupted" then
+                    sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
+                    if core.type_stat(p.type, "type") == "cavalry" then sit.enemy_cav[hex] = true end
                 end
             end
         end
@@ -378,7 +401,7 @@ end
 -- no table per step). Returns dist: hex -> least cost, for every hex within the budget, and the
 -- list of those hexes (in the order settled: cheaper than pairs over dist).
 local function dijkstra(starts, budget, expand)
-    local dist, done, buckets, settled = {}, {}, {}, {}
+    local dist, buckets, settled = {}, {}, {}
     local xs, cs = {}, {}
     for c = 0, budget do buckets[c] = {} end
     for _, h in ipairs(starts) do
@@ -391,8 +414,8 @@ local function dijkstra(starts, budget, expand)
         while i <= #bucket do
             local h = bucket[i]
             i = i + 1
-            if not done[h] and dist[h] == c then
-                done[h] = true
+            -- (a hex is queued once per cost it gets, and only the last, least one matches)
+            if dist[h] == c then
                 settled[#settled + 1] = h
                 for k = 1, expand(h, xs, cs) do
                     local x, nc = xs[k], c + cs[k]
@@ -423,11 +446,13 @@ local function supply_field(ctx, game, side, sit)
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    local cost = sit.cost
+    local cost, nbs = sit.cost, MAP.nb
     local _, settled = dijkstra(starts, range_of(ctx, game), function(h, xs, cs)
         local n = 0
         if not route_hex_ok(ctx, game, sit, h, goals[h] == true) then return 0 end
-        for _, x in ipairs(MAP.nb[h]) do
+        local nb = nbs[h]
+        for j = 1, #nb do
+            local x = nb[j]
             local c = cost[x][h]
             if c then
                 n = n + 1
@@ -492,16 +517,21 @@ local function link_field(ctx, game, sit, sources, range)
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    local cost = sit.cost
+    local cost, nbs, ends = sit.cost, MAP.nb, sit.cache_end
     return dijkstra(starts, range, function(h, xs, cs)
         local n = 0
         if not sources[h] and not route_hex_ok(ctx, game, sit, h, false) then return 0 end
-        local from_h = cost[h]
-        for _, x in ipairs(MAP.nb[h]) do
+        local from_h, nb = cost[h], nbs[h]
+        for j = 1, #nb do
+            local x = nb[j]
             local c = from_h[x]
-            if c and route_hex_ok(ctx, game, sit, x, true) then
-                n = n + 1
-                xs[n], cs[n] = x, c
+            if c then
+                local ok = ends[x]   -- route_hex_ok(x, true), its cache read first
+                if ok == nil then ok = route_hex_ok(ctx, game, sit, x, true) end
+                if ok then
+                    n = n + 1
+                    xs[n], cs[n] = x, c
+                end
             end
         end
         return n

@@ -142,16 +142,12 @@ function hooks.hex_closed(ctx, game, hex, ids)
         seen[hex] = here
     end
     if not (here.neutral or here.naples or here.others) then return false end
-    if here.neutral then
-        if #ids == 0 then return true end
-        for _, id in ipairs(ids) do
-            if not neapolitan(game, id) then return true end
-        end
-    end
+    if here.neutral and #ids == 0 then return true end
     for _, id in ipairs(ids) do
-        if core.owner(game, id) == "coalition" then
-            if neapolitan(game, id) and here.others then return true end
-            if not neapolitan(game, id) and here.naples then return true end
+        local naples = neapolitan(game, id)
+        if here.neutral and not naples then return true end
+        if (naples and here.others or not naples and here.naples) and core.owner(game, id) == "coalition" then
+            return true
         end
     end
     return false
