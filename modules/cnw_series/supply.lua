@@ -281,6 +281,7 @@ local function situation(ctx, game, side)
     local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
                   enemy_cav = {}, enemy_ready = {}, cache = {}, cache_end = {}, city = {}, hexes = {},
+                  base = {}, screened = {},
                   occupied = {}, cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
                   blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
     local neutral = core.neutral_pieces(game)
@@ -302,7 +303,13 @@ local function situation(ctx, game, side)
                 sit.enemy[hex] = true
                 if units[i] and p.face ~= "disrupted" then
                     sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
-                    if core.type_stat(p.type, "type") == "cavalry" then sit.enemy_cav[hex] = true end
+                    if core.type_stat(p.type, "type") == "cavalry" and not sit.enemy_cav[hex] then
+                        sit.enemy_cav[hex] = true
+                        -- the hexes it screens: its neighbours, unless an unbridged river is between
+                        for _, h in ipairs(MAP.nb[hex]) do
+                            if not MAP.unbridged[h][hex] then sit.screened[h] = true end
+                        end
+                    end
                 end
             end
         end
@@ -348,18 +355,23 @@ local function route_hex_ok(ctx, game, sit, hex, is_end)
     return v
 end
 
-function route_hex_check(ctx, game, sit, hex, is_end)
-    if sit.enemy[hex] then return false end
-    if sit.occupied[hex] and core.closed(ctx, game, hex) then return false end   -- 1814 16.3
-    if sit.blocked and map.in_region(hex, sit.blocked) then return false end
-    if not sit.friendly[hex] then
-        local unbridged = MAP.unbridged[hex]
-        for _, n in ipairs(MAP.nb[hex]) do
-            if sit.enemy_cav[n] and not unbridged[n] then
-                return false
-            end
-        end
+-- Bullet 1 (no enemy stack, no closed hex, no blocked region, no undisrupted enemy cavalry
+-- adjacent unless across an unbridged river or the hex is friendly-held: sit.screened), the
+-- same for both uses of a hex: cached in sit.base.
+local function route_hex_base(ctx, game, sit, hex)
+    local v = sit.base[hex]
+    if v == nil then
+        v = not sit.enemy[hex]
+            and not (sit.occupied[hex] and core.closed(ctx, game, hex))   -- 1814 16.3
+            and not (sit.blocked and map.in_region(hex, sit.blocked))
+            and not (sit.screened[hex] and not sit.friendly[hex])
+        sit.base[hex] = v
     end
+    return v
+end
+
+function route_hex_check(ctx, game, sit, hex, is_end)
+    if not route_hex_base(ctx, game, sit, hex) then return false end
     if not is_end and is_city(sit, hex) and not friendly_territory(sit.side, hex) then
         return friendly_held(ctx, sit, hex)
     end
@@ -375,60 +387,56 @@ end
 
 -- The side's Ultimate Supply Sources this Turn (a game's hook uss_lost(ctx, game, side) -> set
 -- of hexes may take some away: 1814 16.1 REC 22).
+local REGION = {}   -- map.region per region id (the module's map: immutable)
+local function region(id)
+    local r = REGION[id]
+    if r == nil then
+        r = map.region(id)
+        REGION[id] = r
+    end
+    return r
+end
+
 local function uss_hexes(ctx, game, side)
     local lost = ctx.hooks.uss_lost and ctx.hooks.uss_lost(ctx, game, side) or {}
     local out = {}
-    for _, h in ipairs(map.region(ctx.params.uss_region[side])) do
+    for _, h in ipairs(region(ctx.params.uss_region[side])) do
         if not lost[h] then out[#out + 1] = h end
     end
     return out
 end
 supply.uss_hexes = uss_hexes
 
--- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS.
+-- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS. The set,
+-- and the list of its hexes (each once).
 local function supply_goals(ctx, game, side)
-    local goals = {}
-    for _, id in ipairs(supply.depots(game, side)) do goals[core.piece(game, id).loc] = true end
-    if ctx.params.trace_to_uss ~= false then
-        for _, h in ipairs(uss_hexes(ctx, game, side)) do goals[h] = true end
+    local goals, list = {}, {}
+    local function add(h)
+        if not goals[h] then list[#list + 1] = h end
+        goals[h] = true
     end
-    return goals
+    for _, id in ipairs(supply.depots(game, side)) do add(core.piece(game, id).loc) end
+    if ctx.params.trace_to_uss ~= false then
+        for _, h in ipairs(uss_hexes(ctx, game, side)) do add(h) end
+    end
+    return goals, list
 end
 
--- Dijkstra over small integer costs (1 or 2 a hex, budgets of 3-5): a bucket queue.
--- starts: sorted list of hexes at cost 0; expand(h, xs, cs) fills xs[1..n] with the hexes
--- reachable in one step from h and cs[1..n] with their costs and returns n (the lists are reused:
--- no table per step). Returns dist: hex -> least cost, for every hex within the budget, and the
--- list of those hexes (in the order settled: cheaper than pairs over dist).
-local function dijkstra(starts, budget, expand)
-    local dist, buckets, settled = {}, {}, {}
-    local xs, cs = {}, {}
+-- Route searches: Dijkstra over small integer costs (1 or 2 a hex, budgets of 3-5) with a
+-- bucket queue, from `starts` (a sorted list of hexes at cost 0). A hex is queued once per cost it
+-- gets, and only its last, least one matches when its bucket comes. Each search returns dist:
+-- hex -> least cost, for every hex within the budget, and the list of those hexes (in the order
+-- settled: cheaper than pairs over dist). Written out for each use: no callback, table or string
+-- per step (these are the hottest loops of the supply rules).
+local function new_buckets(starts, budget, dist)
+    local buckets = {}
     for c = 0, budget do buckets[c] = {} end
+    local b0 = buckets[0]
     for _, h in ipairs(starts) do
         dist[h] = 0
-        buckets[0][#buckets[0] + 1] = h
+        b0[#b0 + 1] = h
     end
-    for c = 0, budget do
-        local bucket = buckets[c]
-        local i = 1
-        while i <= #bucket do
-            local h = bucket[i]
-            i = i + 1
-            -- (a hex is queued once per cost it gets, and only the last, least one matches)
-            if dist[h] == c then
-                settled[#settled + 1] = h
-                for k = 1, expand(h, xs, cs) do
-                    local x, nc = xs[k], c + cs[k]
-                    if nc <= budget and (dist[x] == nil or nc < dist[x]) then
-                        dist[x] = nc
-                        local b = buckets[nc]
-                        b[#b + 1] = x
-                    end
-                end
-            end
-        end
-    end
-    return dist, settled
+    return buckets
 end
 
 -- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
@@ -440,29 +448,47 @@ local function supply_field(ctx, game, side, sit)
     local key = "supply.field." .. side
     if memo[key] then return memo[key] end
     sit = sit or situation(ctx, game, side)
-    local goals = supply_goals(ctx, game, side)
+    local goals, list = supply_goals(ctx, game, side)
     local starts = {}
-    for h in pairs(goals) do
+    for _, h in ipairs(list) do
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    local cost, nbs = sit.cost, MAP.nb
-    local _, settled = dijkstra(starts, range_of(ctx, game), function(h, xs, cs)
-        local n = 0
-        if not route_hex_ok(ctx, game, sit, h, goals[h] == true) then return 0 end
-        local nb = nbs[h]
-        for j = 1, #nb do
-            local x = nb[j]
-            local c = cost[x][h]
-            if c then
-                n = n + 1
-                xs[n], cs[n] = x, c
+    -- backwards: the steps of a route that ENTERS h are the neighbours x, stepping x -> h
+    local cost, nbs, pass_ok, end_ok = sit.cost, MAP.nb, sit.cache, sit.cache_end
+    local budget = range_of(ctx, game)
+    local dist, out = {}, {}
+    local buckets = new_buckets(starts, budget, dist)
+    for c = 0, budget do
+        local bucket = buckets[c]
+        for i = 1, #bucket do
+            local h = bucket[i]
+            if dist[h] == c then
+                out[h] = true
+                local ok
+                if goals[h] == true then ok = end_ok[h] else ok = pass_ok[h] end
+                if ok == nil then ok = route_hex_ok(ctx, game, sit, h, goals[h] == true) end
+                if ok then
+                    local nb = nbs[h]
+                    for j = 1, #nb do
+                        local x = nb[j]
+                        local step = cost[x][h]
+                        if step then
+                            local nc = c + step
+                            if nc <= budget then
+                                local dx = dist[x]
+                                if dx == nil or nc < dx then
+                                    dist[x] = nc
+                                    local b = buckets[nc]
+                                    b[#b + 1] = x
+                                end
+                            end
+                        end
+                    end
+                end
             end
         end
-        return n
-    end)
-    local out = {}
-    for _, h in ipairs(settled) do out[h] = true end
+    end
     memo[key] = out
     return out
 end
@@ -511,31 +537,54 @@ end
 -- reach; the source hex does not count, the hex reached does. 6.2 bullets 1-3 apply to the
 -- hexes entered; the hex reached may be an unfriendly city (the depot site's own conditions are
 -- those of 7.7), the hexes passed through may not unless held.
-local function link_field(ctx, game, sit, sources, range)
+local function link_field(ctx, game, sit, sources, source_list, range)
     local starts = {}
-    for h in pairs(sources) do
+    for _, h in ipairs(source_list) do
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    local cost, nbs, ends = sit.cost, MAP.nb, sit.cache_end
-    return dijkstra(starts, range, function(h, xs, cs)
-        local n = 0
-        if not sources[h] and not route_hex_ok(ctx, game, sit, h, false) then return 0 end
-        local from_h, nb = cost[h], nbs[h]
-        for j = 1, #nb do
-            local x = nb[j]
-            local c = from_h[x]
-            if c then
-                local ok = ends[x]   -- route_hex_ok(x, true), its cache read first
-                if ok == nil then ok = route_hex_ok(ctx, game, sit, x, true) end
+    local cost, nbs, pass_ok, end_ok = sit.cost, MAP.nb, sit.cache, sit.cache_end
+    local dist, settled = {}, {}
+    local buckets = new_buckets(starts, range, dist)
+    for c = 0, range do
+        local bucket = buckets[c]
+        for i = 1, #bucket do
+            local h = bucket[i]
+            if dist[h] == c then
+                settled[#settled + 1] = h
+                -- the route passes through h unless h is a source (route_hex_ok's cache read first)
+                local ok = sources[h]
+                if not ok then
+                    ok = pass_ok[h]
+                    if ok == nil then ok = route_hex_ok(ctx, game, sit, h, false) end
+                end
                 if ok then
-                    n = n + 1
-                    xs[n], cs[n] = x, c
+                    local from_h, nb = cost[h], nbs[h]
+                    for j = 1, #nb do
+                        local x = nb[j]
+                        local step = from_h[x]
+                        if step then
+                            local nc = c + step
+                            if nc <= range then
+                                local dx = dist[x]
+                                if dx == nil or nc < dx then
+                                    -- the hex entered (it may be the supplying city: is_end)
+                                    local e = end_ok[x]
+                                    if e == nil then e = route_hex_ok(ctx, game, sit, x, true) end
+                                    if e then
+                                        dist[x] = nc
+                                        local b = buckets[nc]
+                                        b[#b + 1] = x
+                                    end
+                                end
+                            end
+                        end
+                    end
                 end
             end
         end
-        return n
-    end)
+    end
+    return dist, settled
 end
 
 -- The chain of 7.8: the USS hexes and every depot linked to them (extra: more depot hexes to
@@ -544,31 +593,51 @@ end
 local function chain(ctx, game, side, sit, extra)
     local range = range_of(ctx, game)
     local linked, reach = {}, {}
-    local fresh = {}
+    local keys = {}   -- the hexes of linked, then those of reach (for candidate_sites)
+    local fresh, fresh_list = {}, {}
     for _, h in ipairs(uss_hexes(ctx, game, side)) do
         linked[h] = true
+        keys[#keys + 1] = h
         fresh[h] = true
+        fresh_list[#fresh_list + 1] = h
     end
-    local pending = {}
-    for _, id in ipairs(supply.depots(game, side)) do pending[core.piece(game, id).loc] = true end
-    for h in pairs(extra or {}) do pending[h] = true end
-    while next(fresh) do
+    -- depots not linked yet (each hex once)
+    local pending, pending_list = {}, {}
+    local function add(h)
+        if not pending[h] then pending_list[#pending_list + 1] = h end
+        pending[h] = true
+    end
+    for _, id in ipairs(supply.depots(game, side)) do add(core.piece(game, id).loc) end
+    for _, h in ipairs(extra or {}) do add(h) end
+    local reach_keys = {}
+    while #fresh_list > 0 do
         -- the field of the newly linked sources only, merged into what is already in reach
-        local dist, settled = link_field(ctx, game, sit, fresh, range)
+        local dist, settled = link_field(ctx, game, sit, fresh, fresh_list, range)
         for _, h in ipairs(settled) do
-            local c = dist[h]
-            if reach[h] == nil or c < reach[h] then reach[h] = c end
-        end
-        fresh = {}
-        for h in pairs(pending) do
-            if reach[h] then
-                linked[h] = true
-                fresh[h] = true
-                pending[h] = nil
+            local c, r = dist[h], reach[h]
+            if r == nil then
+                reach[h] = c
+                reach_keys[#reach_keys + 1] = h
+            elseif c < r then
+                reach[h] = c
             end
         end
+        fresh, fresh_list = {}, {}
+        local rest = {}
+        for _, h in ipairs(pending_list) do
+            if reach[h] then
+                if not linked[h] then keys[#keys + 1] = h end
+                linked[h] = true
+                fresh[h] = true
+                fresh_list[#fresh_list + 1] = h
+            else
+                rest[#rest + 1] = h
+            end
+        end
+        pending_list = rest
     end
-    return linked, reach
+    for _, h in ipairs(reach_keys) do keys[#keys + 1] = h end
+    return linked, reach, keys
 end
 
 -- Friendly depot hexes, memoized in the situation.
@@ -594,17 +663,16 @@ local function depot_site(ctx, game, side, hex, sit)
 end
 
 -- Cities a new depot of sit.side could be linked to (7.8): the linked set and its reach.
-local function candidate_sites(ctx, game, side, sit, linked, reach, friendly_only)
+-- keys: the hexes of both (chain's third result).
+local function candidate_sites(ctx, game, side, sit, keys, friendly_only)
     local out = {}
     local seen = {}
-    for _, t in ipairs { linked, reach } do
-        for h in pairs(t) do
-            if not seen[h] then
-                seen[h] = true
-                if MAP.playable[h] and depot_site(ctx, game, side, h, sit)
-                    and (not friendly_only or friendly_territory(side, h)) then
-                    out[#out + 1] = h
-                end
+    for _, h in ipairs(keys) do
+        if not seen[h] then
+            seen[h] = true
+            if MAP.playable[h] and depot_site(ctx, game, side, h, sit)
+                and (not friendly_only or friendly_territory(side, h)) then
+                out[#out + 1] = h
             end
         end
     end
@@ -711,26 +779,30 @@ end
 -- Hexes where `side` may allocate a genuine train now: 7.3 stacks (a commander and a combat unit
 -- that traces supply) and 7.7 depot sites with a plausible chain (existing depots plus cities
 -- already holding one of side's trains). Returns {hex = "stack" | "depot" | "both"}.
+-- Also returns the situation and the target hexes, sorted.
 local function allocation_targets(ctx, game, side)
     local sit = situation(ctx, game, side)
     local fieldset = supply_field(ctx, game, side, sit)
-    local out = {}
-    for hex in pairs(sit.friendly_cmd) do
-        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)
+    local out, hexes = {}, {}
+    for _, hex in ipairs(sit.hexes) do   -- the friendly hexes: those with a commander
+        if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)
             and command.train_allowed(ctx, game, core.commanders_at(game, hex, side), core.units_at(game, hex, side)) then
             out[hex] = "stack"   -- 16.2 (advanced): a Commander able to command a unit of the stack
+            hexes[#hexes + 1] = hex
         end
     end
     local extra = {}
     for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
         local loc = core.piece(game, id).loc
-        if loc and loc:sub(1, 4) ~= "box:" and is_city(sit, loc) then extra[loc] = true end
+        if loc and loc:sub(1, 4) ~= "box:" and is_city(sit, loc) then extra[#extra + 1] = loc end
     end
-    local linked, reach = chain(ctx, game, side, sit, extra)
-    for _, hex in ipairs(candidate_sites(ctx, game, side, sit, linked, reach, false)) do
+    local _, _, keys = chain(ctx, game, side, sit, extra)
+    for _, hex in ipairs(candidate_sites(ctx, game, side, sit, keys, false)) do
+        if not out[hex] then hexes[#hexes + 1] = hex end
         out[hex] = out[hex] and "both" or "depot"
     end
-    return out, sit
+    table.sort(hexes)
+    return out, sit, hexes
 end
 
 local function sorted_keys(t)
@@ -906,10 +978,10 @@ steps["supply.allocate"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         local out = {}
-        local targets, sit = allocation_targets(ctx, game, role)
+        local targets, sit, target_hexes = allocation_targets(ctx, game, role)
         local owed, stack_ok = reserved_owed(ctx, game, role)
         local only_reserved = owed > 0 and game.var(alloc_var(role)) <= owed
-        for _, hex in ipairs(sorted_keys(targets)) do
+        for _, hex in ipairs(target_hexes) do
             local what = targets[hex]
             if only_reserved then
                 -- the last trains must go to the stacks they are reserved for
@@ -926,7 +998,9 @@ steps["supply.allocate"] = {
             end
         end
         if dummies_left(ctx, game, role) > 0 then
-            for _, hex in ipairs(sorted_keys(sit.friendly)) do
+            local friendly = table.move(sit.hexes, 1, #sit.hexes, 1, {})   -- the keys of sit.friendly
+            table.sort(friendly)
+            for _, hex in ipairs(friendly) do
                 do
                     out[#out + 1] = { kind = "dummy", args = { hex }, hexes = { hex },
                                       public = "supply-train " .. hex,
@@ -1094,8 +1168,8 @@ steps["supply.depot"] = {
 local function setup_sites(ctx, game, side)
     local sit = situation(ctx, game, side)
     if #supply.depots(game, side) >= game.track(side .. "_supply_trains") then return {} end
-    local linked, reach = chain(ctx, game, side, sit)
-    return candidate_sites(ctx, game, side, sit, linked, reach, true)
+    local _, _, keys = chain(ctx, game, side, sit)
+    return candidate_sites(ctx, game, side, sit, keys, true)
 end
 
 function supply.setup_depots(ctx, game, order, done_var)
