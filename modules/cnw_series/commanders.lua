@@ -87,8 +87,9 @@ local function hex_value(game, side, h)
     local sh = static(h)
     if not sh.playable then return 0 end
     local occupant, has_unit = false, false
+    local pc = core.pieces(game)
     for _, id in ipairs(core.stack(game, h)) do
-        local p = core.piece(game, id)
+        local p = pc[id]
         local c = core.type_category(p.type)
         if occupant == false and (c == "unit" or c == "commander") then occupant = p.owner end
         if c == "unit" and p.owner == side then has_unit = true end

@@ -13,20 +13,25 @@ function core.enemy(side) return side == "french" and "coalition" or "french" en
 -- over. core.piece(game, id) gives the piece's table from a cache in game.memo() (valid for the
 -- current state only: the memo is fresh after every change), or nil when there is no such piece.
 -- The table is shared: READ ONLY.
-local function piece(game, id)
+-- core.pieces(game): the cache itself, for loops over many pieces: pieces[id] is the piece's
+-- table, or false when there is no such piece (filled on first use). Use it only while the state
+-- does not change (inside one function that writes nothing).
+local function pieces(game)
     local memo = game.memo()
     local cache = memo["core.pieces"]
     if cache == nil then
-        cache = {}
+        cache = setmetatable({}, { __index = function(t, id)
+            local p = game.piece(id) or false
+            t[id] = p
+            return p
+        end })
         memo["core.pieces"] = cache
     end
-    local p = cache[id]
-    if p == nil then
-        p = game.piece(id) or false
-        cache[id] = p
-    end
-    return p or nil
+    return cache
 end
+core.pieces = pieces
+
+local function piece(game, id) return (game.memo()["core.pieces"] or pieces(game))[id] or nil end
 core.piece = piece
 
 -- Counter type -> category, and -> stats. Caches of the module's immutable definitions (never
@@ -125,21 +130,24 @@ local function box_of_type(t)
 end
 
 -- The pieces at loc, bottom to top: game.pieces_at cached in game.memo() like core.piece. The
--- list is shared: READ ONLY (callers that hand a stack out copy it or call game.pieces_at).
-local function stack(game, loc)
+-- lists are shared: READ ONLY (callers that hand a stack out copy it or call game.pieces_at).
+-- core.stacks(game): the cache itself (stacks[loc]), like core.pieces.
+local function stacks(game)
     local memo = game.memo()
     local cache = memo["core.stacks"]
     if cache == nil then
-        cache = {}
+        cache = setmetatable({}, { __index = function(t, loc)
+            local ids = game.pieces_at(loc)
+            t[loc] = ids
+            return ids
+        end })
         memo["core.stacks"] = cache
     end
-    local ids = cache[loc]
-    if ids == nil then
-        ids = game.pieces_at(loc)
-        cache[loc] = ids
-    end
-    return ids
+    return cache
 end
+core.stacks = stacks
+
+local function stack(game, loc) return (game.memo()["core.stacks"] or stacks(game))[loc] end
 core.stack = stack
 
 -- The box id a marker stands for, or nil when the piece is no such marker.
@@ -148,8 +156,9 @@ function core.marker_box(game, id) return box_of_type(piece(game, id).type) or n
 -- The box markers of `side` (any side when nil) at hex, bottom to top.
 function core.box_markers_at(game, hex, side)
     local out = {}
+    local pc = pieces(game)
     for _, id in ipairs(stack(game, hex)) do
-        local p = piece(game, id)
+        local p = pc[id]
         if box_of_type(p.type) and (side == nil or p.owner == side) then out[#out + 1] = id end
     end
     return out
@@ -195,12 +204,13 @@ end
 
 local function select(game, loc, side, kind)
     local out = {}
-    for _, id in ipairs(stack(game, loc)) do
-        local p = piece(game, id)
+    local pc, sc = pieces(game), stacks(game)
+    for _, id in ipairs(sc[loc]) do
+        local p = pc[id]
         local box = box_of_type(p.type)
         if box then
-            for _, inner in ipairs(stack(game, "box:" .. box)) do
-                local q = piece(game, inner)
+            for _, inner in ipairs(sc["box:" .. box]) do
+                local q = pc[inner]
                 if (side == nil or q.owner == side) and wanted(kind, q) then out[#out + 1] = inner end
             end
         elseif (side == nil or p.owner == side) and wanted(kind, p) then
@@ -213,8 +223,9 @@ end
 -- The units of `side` physically at hex (their counters on the map; the 15.1 boxes excluded).
 function core.map_units_at(game, hex, side)
     local out = {}
+    local pc = pieces(game)
     for _, id in ipairs(stack(game, hex)) do
-        local p = piece(game, id)
+        local p = pc[id]
         if p.owner == side and type_category(p.type) == "unit" then out[#out + 1] = id end
     end
     return out
@@ -228,8 +239,9 @@ function core.force_at(game, loc, side) return select(game, loc, side, "force") 
 
 -- The side with units or commanders at hex, or nil (4.3: a stack).
 function core.side_at(game, hex)
+    local pc = pieces(game)
     for _, id in ipairs(stack(game, hex)) do
-        local p = piece(game, id)
+        local p = pc[id]
         local c = type_category(p.type)
         if c == "unit" or c == "commander" then return p.owner end
     end

@@ -22,12 +22,16 @@ local RULE = "15.1"
 
 local function enabled(game) return game.option("hidden_forces") end
 
--- The side's markers, in number order.
+-- The side's markers, in number order (once per state, game.memo: READ ONLY).
 local function markers(game, side)
+    local memo = game.memo()
+    local key = "hidden.markers." .. tostring(side)
+    if memo[key] then return memo[key] end
     local out = {}
     for _, id in ipairs(game.pieces { owner = side, category = "marker" }) do
         if core.marker_box(game, id) then out[#out + 1] = id end
     end
+    memo[key] = out
     return out
 end
 
@@ -179,6 +183,7 @@ end
 
 local function hideable(game, side)
     local out = {}
+    local free   -- free_marker(game, side), asked once (false: none)
     for _, hex in ipairs(game.occupied()) do
         local on_board = core.map_units_at(game, hex, side)
         if #on_board >= 2 then       -- one combat unit stays on the map
@@ -187,7 +192,8 @@ local function hideable(game, side)
                 if earlier(game, id) then n = n + 1 end
             end
             local boxes = core.box_markers_at(game, hex, side)
-            if n >= 2 and (#boxes > 0 or free_marker(game, side)) then
+            if n >= 2 and #boxes == 0 and free == nil then free = free_marker(game, side) or false end
+            if n >= 2 and (#boxes > 0 or free) then
                 for _, id in ipairs(on_board) do
                     if earlier(game, id) then out[#out + 1] = { id = id, hex = hex, marker = boxes[1] } end
                 end

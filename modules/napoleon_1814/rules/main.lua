@@ -131,8 +131,9 @@ function hooks.hex_closed(ctx, game, hex, ids)
     if not here then
         here = { neutral = false, naples = false, others = false }
         local neutral_now = core.neutral_pieces(game)
+        local pc = core.pieces(game)
         for _, id in ipairs(core.stack(game, hex)) do
-            local p = core.piece(game, id)
+            local p = pc[id]
             local c = core.type_category(p.type)
             if p.owner == "coalition" and (c == "unit" or c == "commander") then
                 if neutral_now[id] then here.neutral = true end
