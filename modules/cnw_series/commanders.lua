@@ -124,6 +124,33 @@ local function empty_value(side, h)
     return v
 end
 
+-- STEPS[side][a][i]: a step of a commander of `side` from a into its neighbour i when that hex is
+-- empty: 0 not allowed (a lake hexside, a value of 0, a mountain without a pass), 1 allowed, 2
+-- allowed and a possible end (map facts only, like EMPTY).
+local STEPS = {}
+local function empty_steps(side, a)
+    local t = STEPS[side]
+    if t == nil then
+        t = {}
+        STEPS[side] = t
+    end
+    local steps = t[a]
+    if steps == nil then
+        steps = {}
+        local sa = static(a)
+        for i, b in ipairs(sa.nb) do
+            local v = empty_value(side, b)
+            if sa.lake[i] or v == 0 or (v > 2 and not sa.pass[i]) then
+                steps[i] = 0
+            else
+                steps[i] = v % 2 == 0 and 2 or 1
+            end
+        end
+        t[a] = steps
+    end
+    return steps
+end
+
 -- The hexes commander `id` may move to (sorted). `memo` (optional) is shared by the calls of one
 -- listing for commanders of the same side; commanders of the same side and closure class on the
 -- same hex share the answer (memo.dest). With `any`, only whether there is one: true as soon as
@@ -146,11 +173,12 @@ local function search(ctx, game, id, memo, any)
     memo.closed[class] = memo.closed[class] or {}
     local closed = memo.closed[class]
     local occupied = occupied_set(game)
-    local empty = EMPTY[side] or {}
     local ids = { id }
     -- Every step costs 1: a breadth-first search in Lua over the cached map data gives the set
     -- game.reachable would, without a Lua call back per hexside. A hex is entered when its value
     -- is not 0, through a pass if it is a mountain (3, 4), across no lake, and it is not closed.
+    -- step: 0 not allowed, 1 allowed, 2 allowed and a possible end (see STEPS)
+    local steps_of = STEPS[side] or {}
     local reached, frontier, out = { [from] = true }, { from }, {}
     for _ = 1, hexes_allowed(ctx) do
         local nextf = {}
@@ -158,31 +186,35 @@ local function search(ctx, game, id, memo, any)
             local a = frontier[fi]
             local sa = STATIC[a] or static(a)
             local nb, lake, pass = sa.nb, sa.lake, sa.pass
+            local steps = steps_of[a] or empty_steps(side, a)
             for i = 1, #nb do
                 local b = nb[i]
-                if not reached[b] and not lake[i] then
-                    local v
-                    if occupied[b] then
-                        v = memo[b]
+                if not reached[b] then
+                    local step
+                    if not occupied[b] then
+                        step = steps[i]
+                    elseif lake[i] then
+                        step = 0
+                    else
+                        local v = memo[b]
                         if v == nil then
                             v = hex_value(game, side, b)
                             memo[b] = v
                         end
+                        step = 0
                         if v ~= 0 and (v <= 2 or pass[i]) then
                             local c = closed[b]
                             if c == nil then
                                 c = core.closed(ctx, game, b, ids)
                                 closed[b] = c
                             end
-                            if c then v = 0 end
+                            if not c then step = v % 2 == 0 and 2 or 1 end
                         end
-                    else
-                        v = empty[b] or empty_value(side, b)
                     end
-                    if v ~= 0 and (v <= 2 or pass[i]) then
+                    if step ~= 0 then
                         reached[b] = true
                         nextf[#nextf + 1] = b
-                        if v % 2 == 0 then
+                        if step == 2 then
                             if any then return true end
                             out[#out + 1] = b
                         end
