@@ -537,7 +537,9 @@ end
 -- reach; the source hex does not count, the hex reached does. 6.2 bullets 1-3 apply to the
 -- hexes entered; the hex reached may be an unfriendly city (the depot site's own conditions are
 -- those of 7.7), the hexes passed through may not unless held.
-local function link_field(ctx, game, sit, sources, source_list, range)
+-- todo (optional): a set of hexes and their number todo.n; the search stops as soon as it has
+-- settled all of them (its field is then partial).
+local function link_field(ctx, game, sit, sources, source_list, range, todo)
     local starts = {}
     for _, h in ipairs(source_list) do
         if MAP.playable[h] then starts[#starts + 1] = h end
@@ -552,6 +554,11 @@ local function link_field(ctx, game, sit, sources, source_list, range)
             local h = bucket[i]
             if dist[h] == c then
                 settled[#settled + 1] = h
+                if todo and todo[h] then
+                    todo[h] = nil
+                    todo.n = todo.n - 1
+                    if todo.n == 0 then return dist, settled end
+                end
                 -- the route passes through h unless h is a source (route_hex_ok's cache read first)
                 local ok = sources[h]
                 if not ok then
@@ -589,8 +596,10 @@ end
 
 -- The chain of 7.8: the USS hexes and every depot linked to them (extra: more depot hexes to
 -- count, such as depots about to be established). Returns the linked set and the field of hexes
--- within reach of it, where a new depot may be linked.
-local function chain(ctx, game, side, sit, extra)
+-- within reach of it, where a new depot may be linked. targets (optional): a list of hexes; the
+-- chain stops growing once each of them is linked or in reach (the answer for them is then
+-- known: the sets only grow).
+local function chain(ctx, game, side, sit, extra, targets)
     local range = range_of(ctx, game)
     local linked, reach = {}, {}
     local keys = {}   -- the hexes of linked, then those of reach (for candidate_sites)
@@ -611,8 +620,19 @@ local function chain(ctx, game, side, sit, extra)
     for _, h in ipairs(extra or {}) do add(h) end
     local reach_keys = {}
     while #fresh_list > 0 do
+        local todo   -- the targets not linked nor in reach yet
+        if targets then
+            todo = { n = 0 }
+            for _, h in ipairs(targets) do
+                if not (linked[h] or reach[h] or todo[h]) then
+                    todo[h] = true
+                    todo.n = todo.n + 1
+                end
+            end
+            if todo.n == 0 then break end
+        end
         -- the field of the newly linked sources only, merged into what is already in reach
-        local dist, settled = link_field(ctx, game, sit, fresh, fresh_list, range)
+        local dist, settled = link_field(ctx, game, sit, fresh, fresh_list, range, todo)
         for _, h in ipairs(settled) do
             local c, r = dist[h], reach[h]
             if r == nil then
@@ -1099,17 +1119,21 @@ end
 -- 7.7-7.8: the sites where `side` may establish a depot now with a genuine train there.
 local function establishable(ctx, game, side)
     local sit = situation(ctx, game, side)
-    local out = {}
+    local sites = {}
     local seen = {}
-    local linked, reach
     for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
         local hex = core.piece(game, id).loc
         if hex and hex:sub(1, 4) ~= "box:" and not seen[hex] then
             seen[hex] = true
-            if depot_site(ctx, game, side, hex, sit) then
-                if not linked then linked, reach = chain(ctx, game, side, sit) end
-                if linked[hex] or reach[hex] then out[#out + 1] = hex end
-            end
+            if depot_site(ctx, game, side, hex, sit) then sites[#sites + 1] = hex end
+        end
+    end
+    local out = {}
+    if #sites > 0 then
+        -- the chain needs to grow only until every site is linked or in reach
+        local linked, reach = chain(ctx, game, side, sit, nil, sites)
+        for _, hex in ipairs(sites) do
+            if linked[hex] or reach[hex] then out[#out + 1] = hex end
         end
     end
     table.sort(out)
