@@ -140,6 +140,43 @@ local function due(ctx, game, side)
     return out
 end
 
+-- 13.3: is a hex next to `hex` held by an enemy of `side` (neutral pieces aside), other than across
+-- a river when params.reinforcements_river_exception? Once per state, configuration, side and hex
+-- (game.memo): the listing asks it of the same hexes for every reinforcement.
+local function enemy_adjacent(ctx, game, hex, side)
+    local memo = game.memo()
+    local all = memo["reinforcements.enemy_adjacent"]
+    if not all then
+        all = {}
+        memo["reinforcements.enemy_adjacent"] = all
+    end
+    local mine = all[ctx]
+    if not mine then
+        mine = {}
+        all[ctx] = mine
+    end
+    local key = tostring(side) .. "|" .. hex
+    local v = mine[key]
+    if v == nil then
+        v = false
+        local enemy = core.enemy(side)
+        for _, n in ipairs(map.neighbours(hex)) do
+            local enemies = 0
+            for _, e in ipairs(core.force_at(game, n, enemy)) do
+                if not core.is_neutral(game, e) then enemies = enemies + 1 end
+            end
+            if enemies > 0 then
+                if not (ctx.params.reinforcements_river_exception and core.river_between(hex, n)) then
+                    v = true
+                    break
+                end
+            end
+        end
+        mine[key] = v
+    end
+    return v
+end
+
 -- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1 (the
 -- hex's capacity, core.capacity: 6 OF, or more under 1814's 15.2).
 function R.entry_allowed(ctx, game, id, hex)
@@ -151,18 +188,9 @@ function R.entry_allowed(ctx, game, id, hex)
         return false
     end
     if core.closed(ctx, game, hex, { id }) then return false end
-    if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id)) then
-        for _, n in ipairs(map.neighbours(hex)) do
-            local enemies = 0
-            for _, e in ipairs(core.force_at(game, n, enemy)) do
-                if not core.is_neutral(game, e) then enemies = enemies + 1 end
-            end
-            if enemies > 0 then
-                if not (ctx.params.reinforcements_river_exception and core.river_between(hex, n)) then
-                    return false
-                end
-            end
-        end
+    if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id))
+        and enemy_adjacent(ctx, game, hex, side) then
+        return false
     end
     if core.is_unit(game, id) then
         if core.stack_of2(game, hex, side) + core.of2(game, id) > core.capacity(ctx, game, hex, side) then return false end

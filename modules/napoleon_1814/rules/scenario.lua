@@ -181,15 +181,24 @@ end
 -- 14.9: a hex in General Supply holding a French commander (4.1 is checked by the library).
 function S.entry_hexes(ctx, game, id)
     if not game.prop(id, "arrive_anywhere") then return nil end
+    -- the same for every such piece: once per state and configuration (game.memo; READ ONLY)
+    local memo = game.memo()
+    local known = memo["1814.entry_hexes"]
+    if not known then
+        known = {}
+        memo["1814.entry_hexes"] = known
+    end
+    if known[ctx] then return known[ctx] end
     local out, seen = {}, {}
-    for _, c in ipairs(game.pieces { owner = "french" }) do
+    for _, c in ipairs(game.pieces { owner = "french", category = "commander" }) do
         local loc = core.piece(game, c).loc
-        if core.is_commander(game, c) and loc and map.exists(loc) and not seen[loc] then
+        if loc and map.exists(loc) and not seen[loc] then
             seen[loc] = true
             if supply.stack_in_general_supply(ctx, game, loc, "french") then out[#out + 1] = loc end
         end
     end
     table.sort(out)
+    known[ctx] = out
     return out
 end
 
