@@ -19,14 +19,14 @@ local M = {}
 
 local ALT = "commanders"
 
-local EXISTS = {}   -- map.exists per location (the module's map: immutable)
-local function on_map(game, id)
-    local loc = core.piece(game, id).loc
-    if loc == nil or loc:sub(1, 4) == "box:" then return false end
-    local e = EXISTS[loc]
+-- ON_MAP[loc]: is location loc a hex of the map (not a box)? (the module's map: immutable)
+local ON_MAP = {}
+local function on_map_loc(loc)
+    if loc == nil then return false end
+    local e = ON_MAP[loc]
     if e == nil then
-        e = map.exists(loc)
-        EXISTS[loc] = e
+        e = loc:sub(1, 4) ~= "box:" and map.exists(loc)
+        ON_MAP[loc] = e
     end
     return e
 end
@@ -234,8 +234,9 @@ function M.destinations(ctx, game, id, memo) return search(ctx, game, id, memo o
 
 local function movable(ctx, game, side)
     local out = {}
+    local pc = core.pieces(game)
     for _, id in ipairs(game.pieces { owner = side, category = "commander" }) do
-        if on_map(game, id) and not game.prop(id, "commanders_moved") and may_leave(ctx, game, id) then
+        if on_map_loc(pc[id].loc) and not game.prop(id, "commanders_moved") and may_leave(ctx, game, id) then
             out[#out + 1] = id
         end
     end

@@ -144,10 +144,12 @@ function hooks.hex_closed(ctx, game, hex, ids)
     end
     if not (here.neutral or here.naples or here.others) then return false end
     if here.neutral and #ids == 0 then return true end
+    local pc = core.pieces(game)
     for _, id in ipairs(ids) do
-        local naples = neapolitan(game, id)
+        local p = pc[id]
+        local naples = id == "murat" or core.type_stat(p.type, "nation") == "naples"   -- neapolitan()
         if here.neutral and not naples then return true end
-        if (naples and here.others or not naples and here.naples) and core.owner(game, id) == "coalition" then
+        if (naples and here.others or not naples and here.naples) and p.owner == "coalition" then
             return true
         end
     end
