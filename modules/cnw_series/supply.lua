@@ -42,16 +42,19 @@ local supply = {}
 -- MAP.cost[season][a][b] = hexes counted for a route stepping from a into b (nil: no way).
 local MAP = (function()
     local m = { nb = {}, city = {}, playable = {}, unbridged = {}, cost = {}, territory = {} }
-    local fake = {}
+    -- (lists, not pairs: the sandbox's ordered pairs is dear over thousands of hexes)
+    local fake, seasons = {}, {}
     for _, row in ipairs(defs.table("seasons").rows) do
         if not fake[row[2]] then
             local t = row[1]
             fake[row[2]] = { turn = function() return t end }
+            seasons[#seasons + 1] = row[2]
         end
     end
     m.cost_frozen = {}   -- the same with unbridged rivers crossable (1814 16.1 REC 1: frozen rivers)
-    for season in pairs(fake) do m.cost[season] = {}; m.cost_frozen[season] = {} end
-    for _, h in ipairs(map.hexes()) do
+    for _, season in ipairs(seasons) do m.cost[season] = {}; m.cost_frozen[season] = {} end
+    local hexes = map.hexes()
+    for _, h in ipairs(hexes) do
         m.nb[h] = map.neighbours(h)
         m.city[h] = core.is_city(h)
         m.playable[h] = core.playable(h)
@@ -59,15 +62,15 @@ local MAP = (function()
             if core.friendly_territory(side, h) then m.territory[h] = side end
         end
     end
-    for h, ns in pairs(m.nb) do
+    for _, h in ipairs(hexes) do
         m.unbridged[h] = {}
-        for season in pairs(fake) do m.cost[season][h] = {}; m.cost_frozen[season][h] = {} end
-        for _, n in ipairs(ns) do
+        for _, season in ipairs(seasons) do m.cost[season][h] = {}; m.cost_frozen[season][h] = {} end
+        for _, n in ipairs(m.nb[h]) do
             local unbridged = core.river_between(h, n) and not core.bridged(h, n)
             m.unbridged[h][n] = unbridged
             if m.playable[h] and core.can_enter(h, n) then
-                for season, g in pairs(fake) do
-                    local c = core.difficult(g, h, n) and 2 or 1
+                for _, season in ipairs(seasons) do
+                    local c = core.difficult(fake[season], h, n) and 2 or 1
                     if not unbridged then m.cost[season][h][n] = c end
                     m.cost_frozen[season][h][n] = c
                 end
