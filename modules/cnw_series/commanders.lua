@@ -179,17 +179,25 @@ local function search(ctx, game, id, memo, any)
     -- is not 0, through a pass if it is a mountain (3, 4), across no lake, and it is not closed.
     -- step: 0 not allowed, 1 allowed, 2 allowed and a possible end (see STEPS)
     local steps_of = STEPS[side] or {}
-    local reached, frontier, out = { [from] = true }, { from }, {}
+    -- The tables of the search are the listing's, reused by each search (no growing table per
+    -- search): reached[h] == stamp when h is reached; the frontiers fa, fb with their lengths.
+    memo.stamp = (memo.stamp or 0) + 1
+    memo.reached = memo.reached or {}
+    memo.fa, memo.fb = memo.fa or {}, memo.fb or {}
+    local stamp, reached, frontier, nextf = memo.stamp, memo.reached, memo.fa, memo.fb
+    reached[from] = stamp
+    frontier[1] = from
+    local nf, out = 1, {}
     for _ = 1, hexes_allowed(ctx) do
-        local nextf = {}
-        for fi = 1, #frontier do
+        local nn = 0
+        for fi = 1, nf do
             local a = frontier[fi]
             local sa = STATIC[a] or static(a)
             local nb, lake, pass = sa.nb, sa.lake, sa.pass
             local steps = steps_of[a] or empty_steps(side, a)
             for i = 1, #nb do
                 local b = nb[i]
-                if not reached[b] then
+                if reached[b] ~= stamp then
                     local step
                     if not occupied[b] then
                         step = steps[i]
@@ -212,8 +220,9 @@ local function search(ctx, game, id, memo, any)
                         end
                     end
                     if step ~= 0 then
-                        reached[b] = true
-                        nextf[#nextf + 1] = b
+                        reached[b] = stamp
+                        nn = nn + 1
+                        nextf[nn] = b
                         if step == 2 then
                             if any then return true end
                             out[#out + 1] = b
@@ -222,7 +231,7 @@ local function search(ctx, game, id, memo, any)
                 end
             end
         end
-        frontier = nextf
+        frontier, nextf, nf = nextf, frontier, nn
     end
     if any then return false end
     table.sort(out)
