@@ -245,7 +245,8 @@ local function movable(ctx, game, side)
     local out = {}
     local pc = core.pieces(game)
     for _, id in ipairs(game.pieces { owner = side, category = "commander" }) do
-        if on_map_loc(pc[id].loc) and not game.prop(id, "commanders_moved") and may_leave(ctx, game, id) then
+        -- (the property first: game.prop is much cheaper than a piece's first game.piece)
+        if not game.prop(id, "commanders_moved") and on_map_loc(pc[id].loc) and may_leave(ctx, game, id) then
             out[#out + 1] = id
         end
     end

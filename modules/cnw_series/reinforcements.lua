@@ -127,11 +127,14 @@ end
 
 local function due(ctx, game, side)
     local out = {}
+    local turn = game.turn()
     for _, id in ipairs(game.pieces { owner = side }) do
-        local loc = core.piece(game, id).loc
-        if loc == nil or (loc:sub(1, 4) == "box:" and loc ~= "box:eliminated") then
-            local t = game.prop(id, "arrive_turn")
-            if type(t) == "number" and t <= game.turn()
+        -- (the property first: most pieces have none, and game.prop is much cheaper than a
+        -- piece's first game.piece)
+        local t = game.prop(id, "arrive_turn")
+        if type(t) == "number" and t <= turn then
+            local loc = core.piece(game, id).loc
+            if (loc == nil or (loc:sub(1, 4) == "box:" and loc ~= "box:eliminated"))
                 and (game.prop(id, "arrive_at") or game.prop(id, "arrive_anywhere")) then
                 out[#out + 1] = id
             end

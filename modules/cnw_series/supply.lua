@@ -259,14 +259,19 @@ local function placed(game)
     if pl then return pl end
     pl = { ids = {}, pieces = {}, hexes = {}, unit = {} }
     local n = 0
+    -- the eliminated are nowhere for the rules: skipped without reading each piece
+    local eliminated = {}
+    for _, id in ipairs(core.stack(game, "box:eliminated")) do eliminated[id] = true end
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
-            local p = core.piece(game, id)
-            local hex = p.loc
-            if hex and hex:sub(1, 4) == "box:" then hex = core.hex_of(game, id) end
-            if hex then
-                n = n + 1
-                pl.ids[n], pl.pieces[n], pl.hexes[n], pl.unit[n] = id, p, hex, cat == "unit"
+            if not eliminated[id] then
+                local p = core.piece(game, id)
+                local hex = p.loc
+                if hex and hex:sub(1, 4) == "box:" then hex = core.hex_of(game, id) end
+                if hex then
+                    n = n + 1
+                    pl.ids[n], pl.pieces[n], pl.hexes[n], pl.unit[n] = id, p, hex, cat == "unit"
+                end
             end
         end
     end
