@@ -349,11 +349,14 @@ function core.bridged(a, b) return map.has_hexside(a, b, "bridge") end
 function core.lake_between(a, b) return map.has_hexside(a, b, "lake") end
 function core.road_between(a, b) return map.has_hexside(a, b, "road") or map.has_hexside(a, b, "pass") end
 
--- Turn -> "winter" / "spring" (1.1), from the module's "seasons" table.
+-- Turn -> "winter" / "spring" (1.1), from the module's "seasons" table (its rows read once: the
+-- module's definitions are immutable).
+local SEASON_ROWS
 function core.season(game)
-    local t = defs.table("seasons")
-    for _, row in ipairs(t.rows) do
-        if row[1] == game.turn() then return row[2] end
+    SEASON_ROWS = SEASON_ROWS or defs.table("seasons").rows
+    local turn = game.turn()
+    for _, row in ipairs(SEASON_ROWS) do
+        if row[1] == turn then return row[2] end
     end
     return "spring"
 end
