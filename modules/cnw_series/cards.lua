@@ -76,9 +76,9 @@ end
 -- "hex:NAME", "mixed:A+B", ...): does combat unit `id` match every selector of `args` (those
 -- words with a ':' or a registered name; other words are ignored)? Games add keys in C.selectors.
 -- A unit in a hidden box (1814 r.15.1) is in its marker's hex (core.hex_of), "as if on the map".
-C.selectors.army = function(game, id, v) return game.stat(id, "army") == v end
-C.selectors.corps = function(game, id, v) return game.stat(id, "corps") == v end
-C.selectors.nation = function(game, id, v) return game.stat(id, "nation") == v end
+C.selectors.army = function(game, id, v) return core.stat(game, id, "army") == v end
+C.selectors.corps = function(game, id, v) return core.stat(game, id, "corps") == v end
+C.selectors.nation = function(game, id, v) return core.stat(game, id, "nation") == v end
 C.selectors.class = function(game, id, v) return core.class(game, id) == v end
 C.selectors.cossack = function(game, id) return core.is_cossack(game, id) end
 C.selectors.region = function(game, id, v)
@@ -97,11 +97,11 @@ end
 C.selectors.mixed = function(game, id, v)
     local loc = core.hex_of(game, id)
     if not loc then return false end
-    local side = game.piece(id).owner
+    local side = core.piece(game, id).owner
     for nation in v:gmatch("[^+]+") do
         local found = false
         for _, u in ipairs(core.units_at(game, loc, side)) do
-            if game.stat(u, "nation") == nation then found = true break end
+            if core.stat(game, u, "nation") == nation then found = true break end
         end
         if not found then return false end
     end
@@ -111,8 +111,8 @@ end
 C.selectors.commander = function(game, id, v)
     local loc = core.hex_of(game, id)
     if not loc then return false end
-    for _, c in ipairs(core.commanders_at(game, loc, game.piece(id).owner)) do
-        if c == v or game.piece(c).type == v then return true end
+    for _, c in ipairs(core.commanders_at(game, loc, core.piece(game, id).owner)) do
+        if c == v or core.piece(game, c).type == v then return true end
     end
     return false
 end
@@ -429,7 +429,7 @@ function C.march_drm(ctx, game, ids)
     local side
     local units = {}
     for _, id in ipairs(ids) do
-        side = side or game.piece(id).owner
+        side = side or core.piece(game, id).owner
         if core.is_unit(game, id) then units[#units + 1] = id end
     end
     if #units == 0 then return 0 end
@@ -454,7 +454,7 @@ function C.march_drm(ctx, game, ids)
                 if c then
                     local with = false
                     for _, id in ipairs(ids) do
-                        if core.is_commander(game, id) and (id == c or game.piece(id).type == c) then with = true end
+                        if core.is_commander(game, id) and (id == c or core.piece(game, id).type == c) then with = true end
                     end
                     applies = applies and with
                 else
@@ -481,7 +481,7 @@ function C.may_move(ctx, game, id)
         local side = C.side_of(e.args[1], e.drawer)
         local sel = {}
         for i = 2, #e.args do sel[#sel + 1] = e.args[i] end
-        if game.piece(id).owner == side and C.matches(game, id, sel) then return false end
+        if core.piece(game, id).owner == side and C.matches(game, id, sel) then return false end
     end
     return true
 end
@@ -497,7 +497,7 @@ function C.may_attack(ctx, game, id)
             local u = e.args[i]:match("^unless:(.+)$")
             if u then unless = u else sel[#sel + 1] = e.args[i] end
         end
-        if game.piece(id).owner == side and C.matches(game, id, sel)
+        if core.piece(game, id).owner == side and C.matches(game, id, sel)
             and not (unless and C.selectors.commander(game, id, unless)) then
             return false
         end
@@ -621,7 +621,7 @@ end
 local function disrupt_candidates(game, side, sel, own)
     local out = {}
     for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
-        local loc = own and core.hex_of(game, id) or game.piece(id).loc
+        local loc = own and core.hex_of(game, id) or core.piece(game, id).loc
         if loc and map.exists(loc) and not core.disrupted(game, id) and not core.is_garrison(game, id)
             and C.matches(game, id, sel) then
             out[#out + 1] = id
@@ -702,7 +702,7 @@ local function reveal_targets(ctx, game, side, boxes_only)
     local out = {}
     if not boxes_only then
         for _, id in ipairs(game.pieces { owner = side }) do
-            local p = game.piece(id)
+            local p = core.piece(game, id)
             if p.hidden and p.loc and map.exists(p.loc) then out[#out + 1] = id end
         end
     end
@@ -757,7 +757,7 @@ C.steps["cards.reveal"] = {
         -- named by hex and rank, never by id: a piece's id would tell a dummy from a train
         local out, rank = {}, {}
         for _, id in ipairs(reveal_targets(ctx, game, d.context.side, d.context.boxes)) do
-            local loc = game.piece(id).loc or "nowhere"
+            local loc = core.piece(game, id).loc or "nowhere"
             rank[loc] = (rank[loc] or 0) + 1
             out[#out + 1] = { kind = "reveal", args = { loc, rank[loc] }, hexes = map.exists(loc) and { loc } or nil,
                               label = "Reveal face-down counter " .. rank[loc] .. " at " .. loc .. " (16.1)" }
@@ -768,7 +768,7 @@ C.steps["cards.reveal"] = {
         local c = d.context
         local id, rank = nil, 0
         for _, x in ipairs(reveal_targets(ctx, game, c.side, c.boxes)) do
-            if (game.piece(x).loc or "nowhere") == action.args[1] then
+            if (core.piece(game, x).loc or "nowhere") == action.args[1] then
                 rank = rank + 1
                 if rank == tonumber(action.args[2]) then id = x end
             end
@@ -777,7 +777,7 @@ C.steps["cards.reveal"] = {
             -- the game revealed it its own way (15.1 hidden forces)
         else
             game.reveal(id)
-            game.log(label(c.e.card) .. ": the counter at " .. game.piece(id).loc .. " is " .. game.piece(id).type)
+            game.log(label(c.e.card) .. ": the counter at " .. core.piece(game, id).loc .. " is " .. core.piece(game, id).type)
         end
         if c.left > 1 and #reveal_targets(ctx, game, c.side, c.boxes) > 0 then
             c.left = c.left - 1
@@ -835,7 +835,7 @@ C.steps["cards.pick"] = {
 }
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.piece(game, id).loc
     return loc ~= nil and map.exists(loc)
 end
 
@@ -873,7 +873,7 @@ pick_primitive("eliminate_besieged", {
     targets = function(ctx, game, e)
         local supply, out = require("cnw.supply"), {}
         for _, id in ipairs(game.pieces { owner = core.enemy(e.drawer), category = "unit" }) do
-            if on_map(game, id) and supply.under_siege(game, game.piece(id).loc) then
+            if on_map(game, id) and supply.under_siege(game, core.piece(game, id).loc) then
                 out[#out + 1] = unit_target(game, id, "Eliminate")
             end
         end
@@ -892,10 +892,10 @@ pick_primitive("destroy_depot", {
         for _, a in ipairs(e.args) do within = tonumber(a:match("^within:(%d+)$")) or within end
         local mine = {}
         for _, id in ipairs(game.pieces { owner = e.drawer, category = "unit" }) do
-            if on_map(game, id) and C.matches(game, id, selectors_from(e.args, 2)) then mine[#mine + 1] = game.piece(id).loc end
+            if on_map(game, id) and C.matches(game, id, selectors_from(e.args, 2)) then mine[#mine + 1] = core.piece(game, id).loc end
         end
         for _, d in ipairs(supply.depots(game, enemy)) do
-            local hex = game.piece(d).loc
+            local hex = core.piece(game, d).loc
             local near = false
             for _, h in ipairs(mine) do if map.distance(h, hex) <= within then near = true end end
             if near and #core.units_at(game, hex, enemy) == 0 then
@@ -917,7 +917,7 @@ pick_primitive("hasten_reinforcement", {
     targets = function(ctx, game, e)
         local out = {}
         for _, id in ipairs(game.pieces { owner = e.drawer }) do
-            if game.piece(id).loc == nil and game.prop(id, "arrive_turn") == game.turn() + 1 then
+            if core.piece(game, id).loc == nil and game.prop(id, "arrive_turn") == game.turn() + 1 then
                 out[#out + 1] = { arg = id, label = "Hasten " .. id .. " (due on Turn " .. (game.turn() + 1) .. ")", pieces = { id } }
             end
         end
@@ -934,7 +934,7 @@ C.primitives.delay_reinforcements = {
     now = function(ctx, game, e)
         local n, k = 0, tonumber(e.args[1]) or 1
         for _, id in ipairs(game.pieces { owner = e.drawer }) do
-            if game.piece(id).loc == nil and game.prop(id, "arrive_turn") == game.turn() then
+            if core.piece(game, id).loc == nil and game.prop(id, "arrive_turn") == game.turn() then
                 game.set_prop(id, "arrive_turn", game.turn() + k)
                 n = n + 1
             end
@@ -1037,7 +1037,7 @@ pick_primitive("friendly_city_pick", {
         for _, a in ipairs(e.args) do within = tonumber(a:match("^within:(%d+)$")) or within end
         local mine = {}
         for _, id in ipairs(game.pieces { owner = e.drawer, category = "unit" }) do
-            if on_map(game, id) then mine[#mine + 1] = game.piece(id).loc end
+            if on_map(game, id) then mine[#mine + 1] = core.piece(game, id).loc end
         end
         for _, hex in ipairs(map.hexes()) do
             if core.is_city(hex) and core.friendly_territory(core.enemy(e.drawer), hex) then
@@ -1097,7 +1097,7 @@ function C.uss_lost(ctx, game, side, hex)
             local within = tonumber((e.args[2] or ""):match("^if_enemy_within:(%d+)$"))
             if not within then return true end
             for _, id in ipairs(game.pieces { owner = e.drawer, category = "unit" }) do
-                local loc = game.piece(id).loc
+                local loc = core.piece(game, id).loc
                 if loc and map.exists(loc) and map.distance(loc, hex) <= within then return true end
             end
         end
@@ -1128,7 +1128,7 @@ C.primitives.commander_disabled = {
     now = function(ctx, game, e)
         local n = 0
         for _, id in ipairs(game.pieces { category = "commander" }) do
-            if id == e.args[1] or game.piece(id).type == e.args[1] then
+            if id == e.args[1] or core.piece(game, id).type == e.args[1] then
                 game.set_prop(id, "cr_zero_turn", game.turn())
                 n = n + 1
             end
@@ -1168,7 +1168,7 @@ function C.move_roll_needed(ctx, game, side, ids)
         if C.side_of(e.args[1], e.drawer) == side then
             local nations, n = {}, 0
             for _, id in ipairs(ids) do
-                local x = game.stat(id, "nation")
+                local x = core.stat(game, id, "nation")
                 if x and not nations[x] then nations[x] = true; n = n + 1 end
             end
             if n > 1 then return tonumber((e.args[3] or ""):match("^fail:(%d+)$")) or 2, e end

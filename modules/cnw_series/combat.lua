@@ -74,14 +74,14 @@ local function remove_value(list, x)
 end
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.piece(game, id).loc
     return loc ~= nil and loc:sub(1, 4) ~= "box:"
 end
 
 local function alive_at(game, ids, hex)
     local out = {}
     for _, id in ipairs(ids) do
-        if game.piece(id).loc == hex then out[#out + 1] = id end
+        if core.piece(game, id).loc == hex then out[#out + 1] = id end
     end
     return out
 end
@@ -95,7 +95,7 @@ local function alive(game, ids)
 end
 
 local function name(game, id)
-    local ct = defs.counter(game.piece(id).type)
+    local ct = defs.counter(core.piece(game, id).type)
     return ct.name ~= "" and ct.name or id
 end
 
@@ -109,7 +109,7 @@ local of2_of = core.of2_sum
 
 local function under_forage(game, hex, side)
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.type == "forage" then return true end
         if p.owner == side and game.prop(id, "forage") then return true end
     end
@@ -119,7 +119,7 @@ end
 local function depots_at(game, hex, side)
     local out = {}
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.owner == side and p.type == side .. "_supply" and p.face == "depot" then out[#out + 1] = id end
     end
     return out
@@ -164,7 +164,7 @@ end
 
 local function cf_of(game, ids)
     local t = 0
-    for _, id in ipairs(ids) do t = t + (game.stat(id, "cf") or 1) end
+    for _, id in ipairs(ids) do t = t + (core.stat(game, id, "cf") or 1) end
     return t
 end
 
@@ -258,7 +258,7 @@ local function commander_lost(ctx, game, id, why)
 end
 
 local function escape_hexes(ctx, game, id)
-    local p = game.piece(id)
+    local p = core.piece(game, id)
     local side = p.owner
     local out = {}
     -- plain hex distance, through anything (11.20 "irrespective of ... enemy", digest A-22)
@@ -311,7 +311,7 @@ finish_fate = function(ctx, game)
     local f = game.var("combat_fate")
     if #f.queue > 0 then
         local id = f.queue[1]
-        decide(game, { role = game.piece(id).owner, step = "combat.fate_place", rule = "11.20",
+        decide(game, { role = core.piece(game, id).owner, step = "combat.fate_place", rule = "11.20",
             prompt = name(game, id) .. " escapes: place him on a friendly stack within three hexes (11.20)" })
         return
     end
@@ -406,7 +406,7 @@ local function end_phase(ctx, game)
         if game.prop(id, "forced_march") then game.set_prop(id, "forced_march", nil) end
     end
     for _, id in ipairs(game.pieces { category = "marker" }) do
-        if game.piece(id).type == "forced_march" then game.remove(id) end
+        if core.piece(game, id).type == "forced_march" then game.remove(id) end
     end
     game.set_var("combat_current", nil)
     game.log("End of the Combat phase (10.8)")
@@ -566,7 +566,7 @@ local function start_withdrawal(ctx, game, c, hex, forced)
     for _, id in ipairs(units) do moving[#moving + 1] = id end
     -- commanders and the stack's markers (trains, forage) go with the units; depots stay
     for _, id in ipairs(game.pieces_at(c.to)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if not contains(units, id) and (p.owner == c.defender or p.owner == nil) then
             local cat = defs.counter(p.type).category
             local is_depot = p.face == "depot"
@@ -1096,7 +1096,7 @@ local function clear_vacated(game, c)
     if core.side_at(game, c.to) == c.defender then return end
     local empty = core.side_at(game, c.to) == nil
     for _, id in ipairs(game.pieces_at(c.to)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if defs.counter(p.type).category == "marker" and p.face ~= "depot"
             and (p.owner == c.defender or (p.owner == nil and empty)) then
             game.remove(id)
@@ -1303,7 +1303,7 @@ steps["combat.hits"] = {
         local c = current(game)
         local out = {}
         for _, id in ipairs(hit_candidates(game, c, role_of(c, role))) do
-            out[#out + 1] = { kind = "hit", args = { id }, pieces = { id }, hexes = { game.piece(id).loc },
+            out[#out + 1] = { kind = "hit", args = { id }, pieces = { id }, hexes = { core.piece(game, id).loc },
                 label = (core.disrupted(game, id) and "Eliminate " or "Disrupt ") .. name(game, id) }
         end
         return out

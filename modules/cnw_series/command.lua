@@ -47,7 +47,7 @@ function M.active(ctx, game)
 end
 
 local function stat(game, id, name, default)
-    local v = game.stat(id, name)
+    local v = core.stat(game, id, name)
     if v == nil then return default end
     return v
 end
@@ -60,34 +60,34 @@ local function special_of(game, cmd, name)
     return stat(game, cmd, name, 0)
 end
 
-function M.designated(game, cmd) return game.stat(cmd, "seniority") ~= nil end
+function M.designated(game, cmd) return core.stat(game, cmd, "seniority") ~= nil end
 function M.is_cavalry_corps(game, cmd) return stat(game, cmd, "cavalry_corps", 0) == 1 end
 local function rank(game, cmd) return stat(game, cmd, "seniority_rank", 99) end
 
 -- The unit's army / corps / wing, or those of the Commander it was transferred to.
 local function formation(game, u, name)
     local to = game.prop(u, "transferred_to")
-    if to ~= nil then return game.stat(to, name) end
-    return game.stat(u, name)
+    if to ~= nil then return core.stat(game, to, name) end
+    return core.stat(game, u, name)
 end
 
 -- 16.2: may Commander `cmd` command the combat unit `u`?
 function M.can_command(game, cmd, u)
-    local s = game.stat(cmd, "seniority")
+    local s = core.stat(game, cmd, "seniority")
     if s == nil or core.owner(game, cmd) ~= core.owner(game, u) then return false end
     if stat(game, u, "guard", 0) == 1 then return true end         -- the Guard exception
     if s == "S" then return true end
     if s == "K" then return core.is_cossack(game, u) end
     if s == "W" then
-        local wing = game.stat(cmd, "wing")
+        local wing = core.stat(game, cmd, "wing")
         return wing ~= nil and formation(game, u, "wing") == wing
     end
-    local army = game.stat(cmd, "army")
+    local army = core.stat(game, cmd, "army")
     if army == nil or formation(game, u, "army") ~= army then return false end
     if s == "A" then return true end
     if s == "I" then return core.unit_type(game, u) == "infantry" end
     if s == "C" then return core.unit_type(game, u) == "cavalry" end
-    local corps = game.stat(cmd, "corps")                             -- a Corps Commander
+    local corps = core.stat(game, cmd, "corps")                             -- a Corps Commander
     return corps ~= nil and formation(game, u, "corps") == corps
 end
 

@@ -19,9 +19,16 @@ local M = {}
 
 local ALT = "commanders"
 
-local function on_map(game, id)
-    local loc = game.piece(id).loc
-    return loc ~= nil and loc:sub(1, 4) ~= "box:" and map.exists(loc)
+-- ON_MAP[loc]: is location loc a hex of the map (not a box)? (the module's map: immutable)
+local ON_MAP = {}
+local function on_map_loc(loc)
+    if loc == nil then return false end
+    local e = ON_MAP[loc]
+    if e == nil then
+        e = loc:sub(1, 4) ~= "box:" and map.exists(loc)
+        ON_MAP[loc] = e
+    end
+    return e
 end
 
 local function may_leave(ctx, game, id)
@@ -32,31 +39,25 @@ end
 local function hexes_allowed(ctx) return ctx.params.commander_move_hexes or 3 end
 
 -- Speed (the listing of 12.1 asks these of every hex within three hexes of every commander):
--- STATIC caches the module's immutable map data per hex (never game state); occupancy(game, h,
--- side) reads a stack once for core.side_at and "has a unit of side".
+-- STATIC caches the module's immutable map data per hex (never game state): nb, the neighbours,
+-- and per neighbour i whether the hexside is a lake (lake[i]) or a pass (pass[i]).
 local STATIC = {}
 local function static(h)
     local v = STATIC[h]
     if v == nil then
-        v = { playable = core.playable(h), city = core.is_city(h), nb = map.neighbours(h),
+        local nb = map.neighbours(h)
+        v = { playable = core.playable(h), city = core.is_city(h), nb = nb,
               mountain = map.exists(h) and map.terrain(h) == "mountain",
               friendly = { french = core.friendly_territory("french", h),
                            coalition = core.friendly_territory("coalition", h) },
               lake = {}, pass = {} }
+        for i, b in ipairs(nb) do
+            v.lake[i] = map.has_hexside(h, b, "lake")
+            v.pass[i] = map.has_hexside(h, b, "pass")
+        end
         STATIC[h] = v
     end
     return v
-end
-
--- The hexside a|b: is it a lake? a pass? (static, cached on a)
-local function hexside_flags(sa, a, b)
-    local lake = sa.lake[b]
-    if lake == nil then
-        lake = map.has_hexside(a, b, "lake")
-        sa.lake[b] = lake
-        sa.pass[b] = map.has_hexside(a, b, "pass")
-    end
-    return lake, sa.pass[b]
 end
 
 -- The hexes holding any piece, once per state.
@@ -71,110 +72,181 @@ local function occupied_set(game)
     return occupied
 end
 
-local CATEGORY = {}
-local function occupancy(game, h, side)
-    if not occupied_set(game)[h] then return nil, false end
-    local occupant, found, has_unit = nil, false, false
-    for _, id in ipairs(game.pieces_at(h)) do
-        local p = game.piece(id)
-        local c = CATEGORY[p.type]
-        if c == nil then
-            c = defs.counter(p.type).category
-            CATEGORY[p.type] = c
-        end
-        if not found and (c == "unit" or c == "commander") then occupant, found = p.owner, true end
-        if c == "unit" and p.owner == side then has_unit = true end
-    end
-    return occupant, has_unit
-end
-
 local function friendly_territory(side, h)
     local f = static(h).friendly[side]
     if f == nil then return core.friendly_territory(side, h) end
     return f
 end
 
--- 12.1: may a moving commander of `side` enter h at all (on the way or at the end)?
-local function passable(game, side, h, occupant)
-    if not static(h).playable then return false end
-    if occupant == nil then occupant = core.side_at(game, h) end
-    if occupant == core.enemy(side) then return false end
-    if static(h).city and not friendly_territory(side, h) and occupant ~= side then return false end
-    return true
+-- memo[h] for a commander of `side`: 0 closed, 1 passable, 2 passable and a possible end; 3/4
+-- the same in a mountain hex (entered only through a pass, 2.2). 12.1: he may not enter a hex
+-- holding an enemy stack (core.side_at), nor a city in enemy territory unless a friendly stack
+-- holds it; he may end on a friendly combat unit or a city in friendly territory. For a hex
+-- holding pieces (empty ones: empty_value below); the stack is read once.
+local function hex_value(game, side, h)
+    local sh = static(h)
+    if not sh.playable then return 0 end
+    local occupant, has_unit = false, false
+    local pc = core.pieces(game)
+    for _, id in ipairs(core.stack(game, h)) do
+        local p = pc[id]
+        local c = core.type_category(p.type)
+        if occupant == false and (c == "unit" or c == "commander") then occupant = p.owner end
+        if c == "unit" and p.owner == side then has_unit = true end
+    end
+    if occupant == core.enemy(side) then return 0 end
+    local friendly = friendly_territory(side, h)
+    if sh.city and not friendly and occupant ~= side then return 0 end
+    local v = (has_unit or (sh.city and friendly)) and 2 or 1
+    if sh.mountain then v = v + 2 end
+    return v
 end
 
-local function may_end(game, side, h, has_unit)
-    if has_unit == nil then has_unit = #core.units_at(game, h, side) > 0 end
-    return has_unit or (static(h).city and friendly_territory(side, h))
+-- hex_value of an empty hex depends on the map alone: EMPTY[side][h] caches it (immutable map
+-- facts, never game state).
+local EMPTY = {}
+local function empty_value(side, h)
+    local t = EMPTY[side]
+    if t == nil then
+        t = {}
+        EMPTY[side] = t
+    end
+    local v = t[h]
+    if v == nil then
+        local sh = static(h)
+        v = 0
+        if sh.playable and not (sh.city and not friendly_territory(side, h)) then
+            v = (sh.city and friendly_territory(side, h)) and 2 or 1
+            if sh.mountain then v = v + 2 end
+        end
+        t[h] = v
+    end
+    return v
+end
+
+-- STEPS[side][a][i]: a step of a commander of `side` from a into its neighbour i when that hex is
+-- empty: 0 not allowed (a lake hexside, a value of 0, a mountain without a pass), 1 allowed, 2
+-- allowed and a possible end (map facts only, like EMPTY).
+local STEPS = {}
+local function empty_steps(side, a)
+    local t = STEPS[side]
+    if t == nil then
+        t = {}
+        STEPS[side] = t
+    end
+    local steps = t[a]
+    if steps == nil then
+        steps = {}
+        local sa = static(a)
+        for i, b in ipairs(sa.nb) do
+            local v = empty_value(side, b)
+            if sa.lake[i] or v == 0 or (v > 2 and not sa.pass[i]) then
+                steps[i] = 0
+            else
+                steps[i] = v % 2 == 0 and 2 or 1
+            end
+        end
+        t[a] = steps
+    end
+    return steps
 end
 
 -- The hexes commander `id` may move to (sorted). `memo` (optional) is shared by the calls of one
--- listing for commanders of the same side.
-function M.destinations(ctx, game, id, memo)
-    local side = core.owner(game, id)
-    local from = game.piece(id).loc
-    memo = memo or {}
-    -- memo[h]: 0 closed, 1 passable, 2 passable and a possible end; 3/4 the same in a mountain
-    -- hex (entered only through a pass, 2.2)
-    local function ok(h)
-        local v = memo[h]
-        if v == nil then
-            local occupant, has_unit = false, false
-            if static(h).playable then occupant, has_unit = occupancy(game, h, side) end
-            v = passable(game, side, h, occupant or false) and (may_end(game, side, h, has_unit) and 2 or 1) or 0
-            if v > 0 and static(h).mountain then v = v + 2 end
-            memo[h] = v
-        end
-        return v
-    end
+-- listing for commanders of the same side; commanders of the same side and closure class on the
+-- same hex share the answer (memo.dest). With `any`, only whether there is one: true as soon as
+-- one is found (nothing kept in memo.dest), false otherwise.
+local function search(ctx, game, id, memo, any)
+    local p = core.piece(game, id)
+    local side, from = p.owner, p.loc
     -- core.closed depends on who moves: memoized for the listing per class of Commander (hook
     -- closure_class; by default each Commander alone), and asked only for hexes holding pieces
     -- (only what stands in a hex closes it)
-    local ids = { id }
     local class = ctx.hooks.closure_class and ctx.hooks.closure_class(ctx, game, id) or id
+    memo.dest = memo.dest or {}
+    local key = side .. "|" .. class .. "|" .. from
+    local known = memo.dest[key]
+    if known then
+        if any then return #known > 0 end
+        return known
+    end
     memo.closed = memo.closed or {}
     memo.closed[class] = memo.closed[class] or {}
     local closed = memo.closed[class]
     local occupied = occupied_set(game)
-    local function is_closed(b)
-        local c = closed[b]
-        if c == nil then
-            c = occupied[b] and core.closed(ctx, game, b, ids) or false
-            closed[b] = c
-        end
-        return c
-    end
+    local ids = { id }
     -- Every step costs 1: a breadth-first search in Lua over the cached map data gives the set
-    -- game.reachable would, without a Lua call back per hexside.
-    local reached, frontier, out = { [from] = true }, { from }, {}
+    -- game.reachable would, without a Lua call back per hexside. A hex is entered when its value
+    -- is not 0, through a pass if it is a mountain (3, 4), across no lake, and it is not closed.
+    -- step: 0 not allowed, 1 allowed, 2 allowed and a possible end (see STEPS)
+    local steps_of = STEPS[side] or {}
+    -- The tables of the search are the listing's, reused by each search (no growing table per
+    -- search): reached[h] == stamp when h is reached; the frontiers fa, fb with their lengths.
+    memo.stamp = (memo.stamp or 0) + 1
+    memo.reached = memo.reached or {}
+    memo.fa, memo.fb = memo.fa or {}, memo.fb or {}
+    local stamp, reached, frontier, nextf = memo.stamp, memo.reached, memo.fa, memo.fb
+    reached[from] = stamp
+    frontier[1] = from
+    local nf, out = 1, {}
     for _ = 1, hexes_allowed(ctx) do
-        local nextf = {}
-        for _, a in ipairs(frontier) do
-            local sa = static(a)
-            for _, b in ipairs(sa.nb) do
-                if not reached[b] then
-                    local v = memo[b] or ok(b)
-                    if v ~= 0 and not is_closed(b) then
-                        local lake, pass = hexside_flags(sa, a, b)
-                        if not lake and (v <= 2 or pass) then
-                            reached[b] = true
-                            nextf[#nextf + 1] = b
-                            if v % 2 == 0 then out[#out + 1] = b end
+        local nn = 0
+        for fi = 1, nf do
+            local a = frontier[fi]
+            local sa = STATIC[a] or static(a)
+            local nb, lake, pass = sa.nb, sa.lake, sa.pass
+            local steps = steps_of[a] or empty_steps(side, a)
+            for i = 1, #nb do
+                local b = nb[i]
+                if reached[b] ~= stamp then
+                    local step
+                    if not occupied[b] then
+                        step = steps[i]
+                    elseif lake[i] then
+                        step = 0
+                    else
+                        local v = memo[b]
+                        if v == nil then
+                            v = hex_value(game, side, b)
+                            memo[b] = v
+                        end
+                        step = 0
+                        if v ~= 0 and (v <= 2 or pass[i]) then
+                            local c = closed[b]
+                            if c == nil then
+                                c = core.closed(ctx, game, b, ids)
+                                closed[b] = c
+                            end
+                            if not c then step = v % 2 == 0 and 2 or 1 end
+                        end
+                    end
+                    if step ~= 0 then
+                        reached[b] = stamp
+                        nn = nn + 1
+                        nextf[nn] = b
+                        if step == 2 then
+                            if any then return true end
+                            out[#out + 1] = b
                         end
                     end
                 end
             end
         end
-        frontier = nextf
+        frontier, nextf, nf = nextf, frontier, nn
     end
+    if any then return false end
     table.sort(out)
+    memo.dest[key] = out
     return out
 end
 
+function M.destinations(ctx, game, id, memo) return search(ctx, game, id, memo or {}, false) end
+
 local function movable(ctx, game, side)
     local out = {}
+    local pc = core.pieces(game)
     for _, id in ipairs(game.pieces { owner = side, category = "commander" }) do
-        if on_map(game, id) and not game.prop(id, "commanders_moved") and may_leave(ctx, game, id) then
+        -- (the property first: game.prop is much cheaper than a piece's first game.piece)
+        if not game.prop(id, "commanders_moved") and on_map_loc(pc[id].loc) and may_leave(ctx, game, id) then
             out[#out + 1] = id
         end
     end
@@ -184,7 +256,7 @@ end
 local function has_move(ctx, game, side)
     local memo = {}
     for _, id in ipairs(movable(ctx, game, side)) do
-        if #M.destinations(ctx, game, id, memo) > 0 then return true end
+        if search(ctx, game, id, memo, true) then return true end
     end
     return false
 end
@@ -224,7 +296,7 @@ M.steps = {
             local out = {}
             local memo = {}
             for _, id in ipairs(movable(ctx, game, role)) do
-                local from = game.piece(id).loc
+                local from = core.piece(game, id).loc
                 -- per Commander: closed hexes (core.closed) may depend on who moves
                 for _, h in ipairs(M.destinations(ctx, game, id, memo)) do
                     out[#out + 1] = { kind = "move", args = { id, h }, hexes = { from, h }, pieces = { id },
@@ -241,7 +313,7 @@ M.steps = {
                 return decide_next(ctx, game, true)
             end
             local id, h = action.args[1], action.args[2]
-            local from = game.piece(id).loc
+            local from = core.piece(game, id).loc
             game.move(id, h)
             game.set_prop(id, "commanders_moved", true)
             game.log(id .. " moves from " .. from .. " to " .. h .. " (12.1)")

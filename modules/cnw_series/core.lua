@@ -9,11 +9,36 @@ function core.enemy(side) return side == "french" and "coalition" or "french" en
 
 -- ---- pieces --------------------------------------------------------------------------------
 
--- Counter type -> category. A cache of the module's immutable definitions (never game state):
--- defs.counter builds a whole table per call, and this is asked for every piece of every scan.
-local CATEGORY = {}
-local function category(game, id)
-    local t = game.piece(id).type
+-- Speed: game.piece builds a fresh table per call, and the listings ask the same pieces over and
+-- over. core.piece(game, id) gives the piece's table from a cache in game.memo() (valid for the
+-- current state only: the memo is fresh after every change), or nil when there is no such piece.
+-- The table is shared: READ ONLY.
+-- core.pieces(game): the cache itself, for loops over many pieces: pieces[id] is the piece's
+-- table, or false when there is no such piece (filled on first use). Use it only while the state
+-- does not change (inside one function that writes nothing).
+local function pieces(game)
+    local memo = game.memo()
+    local cache = memo["core.pieces"]
+    if cache == nil then
+        cache = setmetatable({}, { __index = function(t, id)
+            local p = game.piece(id) or false
+            t[id] = p
+            return p
+        end })
+        memo["core.pieces"] = cache
+    end
+    return cache
+end
+core.pieces = pieces
+
+local function piece(game, id) return (game.memo()["core.pieces"] or pieces(game))[id] or nil end
+core.piece = piece
+
+-- Counter type -> category, and -> stats. Caches of the module's immutable definitions (never
+-- game state): defs.counter builds a whole table per call, and these are asked for every piece
+-- of every scan.
+local CATEGORY, STATS = {}, {}
+local function type_category(t)
     local c = CATEGORY[t]
     if c == nil then
         c = defs.counter(t).category
@@ -21,24 +46,50 @@ local function category(game, id)
     end
     return c
 end
+core.type_category = type_category
+local function category(game, id) return type_category(piece(game, id).type) end
+
+-- A counter type's stat, or nil.
+local function type_stat(t, name)
+    local stats = STATS[t]
+    if stats == nil then
+        stats = defs.counter(t).stats
+        STATS[t] = stats
+    end
+    return stats[name]
+end
+core.type_stat = type_stat
+
+-- game.stat(id, name) (the counter type's stat, or nil) from the cached definitions.
+local function stat(game, id, name)
+    local p = piece(game, id)
+    if not p then return game.stat(id, name) end   -- no such piece: game.stat's error
+    return type_stat(p.type, name)
+end
+core.stat = stat
 
 function core.is_unit(game, id) return category(game, id) == "unit" end
 function core.is_commander(game, id) return category(game, id) == "commander" end
 
-function core.unit_type(game, id) return game.stat(id, "type") end   -- infantry/cavalry/artillery
-function core.class(game, id) return game.stat(id, "class") end
-function core.of2(game, id) return game.stat(id, "of2") or 0 end     -- OF in halves (3.2)
-function core.disrupted(game, id) return game.piece(id).face == "disrupted" end
-function core.is_cossack(game, id) return (game.stat(id, "cossack") or 0) == 1 end
-function core.is_garrison(game, id) return (game.stat(id, "garrison") or 0) == 1 end
-function core.owner(game, id) return game.piece(id).owner end
+function core.unit_type(game, id) return stat(game, id, "type") end   -- infantry/cavalry/artillery
+function core.class(game, id) return stat(game, id, "class") end
+function core.of2(game, id) return stat(game, id, "of2") or 0 end     -- OF in halves (3.2)
+function core.disrupted(game, id) return piece(game, id).face == "disrupted" end
+function core.is_cossack(game, id) return (stat(game, id, "cossack") or 0) == 1 end
+function core.is_garrison(game, id) return (stat(game, id, "garrison") or 0) == 1 end
+function core.owner(game, id) return piece(game, id).owner end
 
 -- Pieces neutral until a game variable becomes true: the variable "neutral_pieces" maps a piece
 -- id to the name of that variable (1814 r.16.3: Murat's army, "murat_joined"). A neutral piece is
 -- nobody's enemy (no cavalry screen, no siege, no supply blocking); the game's hooks keep it out
 -- of play. core.neutral_pieces: the set of the pieces neutral now (one look-up for many pieces).
+-- The set is computed once per state (game.memo()): READ ONLY.
 function core.neutral_pieces(game)
-    local out = {}
+    local memo = game.memo()
+    local out = memo["core.neutral"]
+    if out then return out end
+    out = {}
+    memo["core.neutral"] = out
     local reg = game.var("neutral_pieces")
     if type(reg) ~= "table" then return out end
     local over = {}
@@ -49,11 +100,7 @@ function core.neutral_pieces(game)
     return out
 end
 
-function core.is_neutral(game, id)
-    local reg = game.var("neutral_pieces")
-    local v = type(reg) == "table" and reg[id] or nil
-    return v ~= nil and not game.var(v)
-end
+function core.is_neutral(game, id) return core.neutral_pieces(game)[id] == true end
 
 -- May the pieces `ids` (none: a supply line) not enter `hex`? The game's hex_closed hook (1814:
 -- 16.3's neutral hex, 14.11's Neapolitans apart). Only what stands in a hex can close it: an
@@ -82,14 +129,36 @@ local function box_of_type(t)
     return b
 end
 
+-- The pieces at loc, bottom to top: game.pieces_at cached in game.memo() like core.piece. The
+-- lists are shared: READ ONLY (callers that hand a stack out copy it or call game.pieces_at).
+-- core.stacks(game): the cache itself (stacks[loc]), like core.pieces.
+local function stacks(game)
+    local memo = game.memo()
+    local cache = memo["core.stacks"]
+    if cache == nil then
+        cache = setmetatable({}, { __index = function(t, loc)
+            local ids = game.pieces_at(loc)
+            t[loc] = ids
+            return ids
+        end })
+        memo["core.stacks"] = cache
+    end
+    return cache
+end
+core.stacks = stacks
+
+local function stack(game, loc) return (game.memo()["core.stacks"] or stacks(game))[loc] end
+core.stack = stack
+
 -- The box id a marker stands for, or nil when the piece is no such marker.
-function core.marker_box(game, id) return box_of_type(game.piece(id).type) or nil end
+function core.marker_box(game, id) return box_of_type(piece(game, id).type) or nil end
 
 -- The box markers of `side` (any side when nil) at hex, bottom to top.
 function core.box_markers_at(game, hex, side)
     local out = {}
-    for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+    local pc = pieces(game)
+    for _, id in ipairs(stack(game, hex)) do
+        local p = pc[id]
         if box_of_type(p.type) and (side == nil or p.owner == side) then out[#out + 1] = id end
     end
     return out
@@ -102,9 +171,9 @@ end
 
 -- The marker (on the map) standing for the box a piece is in, or nil.
 function core.marker_of(game, id)
-    local loc = game.piece(id).loc
+    local loc = piece(game, id).loc
     if not loc or loc:sub(1, 4) ~= "box:" then return nil end
-    local m = game.piece(loc:sub(5))
+    local m = piece(game, loc:sub(5))
     if m and box_of_type(m.type) == loc:sub(5) and m.loc and m.loc:sub(1, 4) ~= "box:" then return m.id end
     return nil
 end
@@ -112,30 +181,40 @@ end
 -- The hex a piece is in for the rules: its location on the map, or the hex of the marker of the
 -- box it is in (15.1); nil when it is nowhere or in another box (eliminated, waiting).
 function core.hex_of(game, id)
-    local loc = game.piece(id).loc
+    local loc = piece(game, id).loc
     if not loc then return nil end
     if loc:sub(1, 4) ~= "box:" then return loc end
     local m = core.marker_of(game, id)
-    return m and game.piece(m).loc or nil
+    return m and piece(game, m).loc or nil
 end
 
 -- Whether a piece is in a hidden box (counter off the map, standing in the marker's hex).
 function core.is_boxed(game, id) return core.marker_of(game, id) ~= nil end
 
--- Pieces of `side` at `loc` matching `pred` (bottom to top), with the contents of the boxes whose
--- markers are there in the marker's place (15.1).
-local function select(game, loc, side, pred)
+-- Pieces of `side` at `loc` of one kind (bottom to top), with the contents of the boxes whose
+-- markers are there in the marker's place (15.1). kind: "unit", "ready" (undisrupted units),
+-- "commander", "force" (units and commanders).
+local function wanted(kind, p)
+    local c = type_category(p.type)
+    if kind == "unit" then return c == "unit" end
+    if kind == "ready" then return c == "unit" and p.face ~= "disrupted" end
+    if kind == "commander" then return c == "commander" end
+    return c == "unit" or c == "commander"
+end
+
+local function select(game, loc, side, kind)
     local out = {}
-    local function consider(id, p)
-        if (side == nil or p.owner == side) and pred(id, p) then out[#out + 1] = id end
-    end
-    for _, id in ipairs(game.pieces_at(loc)) do
-        local p = game.piece(id)
+    local pc, sc = pieces(game), stacks(game)
+    for _, id in ipairs(sc[loc]) do
+        local p = pc[id]
         local box = box_of_type(p.type)
         if box then
-            for _, inner in ipairs(game.pieces_at("box:" .. box)) do consider(inner, game.piece(inner)) end
-        else
-            consider(id, p)
+            for _, inner in ipairs(sc["box:" .. box]) do
+                local q = pc[inner]
+                if (side == nil or q.owner == side) and wanted(kind, q) then out[#out + 1] = inner end
+            end
+        elseif (side == nil or p.owner == side) and wanted(kind, p) then
+            out[#out + 1] = id
         end
     end
     return out
@@ -144,37 +223,27 @@ end
 -- The units of `side` physically at hex (their counters on the map; the 15.1 boxes excluded).
 function core.map_units_at(game, hex, side)
     local out = {}
-    for _, id in ipairs(game.pieces_at(hex)) do
-        if game.piece(id).owner == side and core.is_unit(game, id) then out[#out + 1] = id end
+    local pc = pieces(game)
+    for _, id in ipairs(stack(game, hex)) do
+        local p = pc[id]
+        if p.owner == side and type_category(p.type) == "unit" then out[#out + 1] = id end
     end
     return out
 end
 
-function core.units_at(game, loc, side)
-    return select(game, loc, side, function(id) return core.is_unit(game, id) end)
-end
-
-function core.undisrupted_units_at(game, loc, side)
-    return select(game, loc, side, function(id) return core.is_unit(game, id) and not core.disrupted(game, id) end)
-end
-
-function core.commanders_at(game, loc, side)
-    return select(game, loc, side, function(id) return core.is_commander(game, id) end)
-end
-
+function core.units_at(game, loc, side) return select(game, loc, side, "unit") end
+function core.undisrupted_units_at(game, loc, side) return select(game, loc, side, "ready") end
+function core.commanders_at(game, loc, side) return select(game, loc, side, "commander") end
 -- Units and commanders (not markers) of `side` at loc.
-function core.force_at(game, loc, side)
-    return select(game, loc, side, function(id)
-        local c = category(game, id)
-        return c == "unit" or c == "commander"
-    end)
-end
+function core.force_at(game, loc, side) return select(game, loc, side, "force") end
 
 -- The side with units or commanders at hex, or nil (4.3: a stack).
 function core.side_at(game, hex)
-    for _, id in ipairs(game.pieces_at(hex)) do
-        local c = category(game, id)
-        if c == "unit" or c == "commander" then return game.piece(id).owner end
+    local pc = pieces(game)
+    for _, id in ipairs(stack(game, hex)) do
+        local p = pc[id]
+        local c = type_category(p.type)
+        if c == "unit" or c == "commander" then return p.owner end
     end
     return nil
 end
@@ -229,7 +298,7 @@ end
 -- A commander with the property cr_zero_turn equal to this Turn has CR 0 (1814 16.1 REC 20).
 function core.cr(game, id)
     if game.prop(id, "cr_zero_turn") == game.turn() then return 0 end
-    return game.stat(id, "cr") or 0
+    return stat(game, id, "cr") or 0
 end
 
 function core.highest_cr(game, commanders)
@@ -244,9 +313,9 @@ end
 function core.log_about(game, id, text)
     local m = core.marker_of(game, id)
     if not m then return game.log(text) end
-    local owner = game.piece(id).owner
+    local owner = piece(game, id).owner
     game.log(text, owner)
-    game.log("A unit of hidden force " .. m .. " at " .. game.piece(m).loc .. " is affected", core.enemy(owner))
+    game.log("A unit of hidden force " .. m .. " at " .. piece(game, m).loc .. " is affected", core.enemy(owner))
 end
 
 function core.eliminate(game, id, why)
@@ -280,11 +349,14 @@ function core.bridged(a, b) return map.has_hexside(a, b, "bridge") end
 function core.lake_between(a, b) return map.has_hexside(a, b, "lake") end
 function core.road_between(a, b) return map.has_hexside(a, b, "road") or map.has_hexside(a, b, "pass") end
 
--- Turn -> "winter" / "spring" (1.1), from the module's "seasons" table.
+-- Turn -> "winter" / "spring" (1.1), from the module's "seasons" table (its rows read once: the
+-- module's definitions are immutable).
+local SEASON_ROWS
 function core.season(game)
-    local t = defs.table("seasons")
-    for _, row in ipairs(t.rows) do
-        if row[1] == game.turn() then return row[2] end
+    SEASON_ROWS = SEASON_ROWS or defs.table("seasons").rows
+    local turn = game.turn()
+    for _, row in ipairs(SEASON_ROWS) do
+        if row[1] == turn then return row[2] end
     end
     return "spring"
 end

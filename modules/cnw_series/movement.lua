@@ -96,7 +96,7 @@ local function names(ids) return table.concat(ids, ", ") end
 -- ---- supply trains (conventions of DESIGN.md; supply.lua owns their allocation) ----------------
 
 local function is_genuine_train(game, id, side)
-    local p = game.piece(id)
+    local p = core.piece(game, id)
     return p.type == side .. "_supply" and p.face == "train"
 end
 
@@ -381,7 +381,7 @@ end
 -- The trains of a stack that withdraws are removed from play (8.5), dummies with them.
 local function remove_trains(game, hex, side)
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.owner == side and p.face == "train" and (p.type == side .. "_supply" or p.type == side .. "_supply_dummy") then
             game.remove(id)                 -- back to the pool as supply.lua keeps it
             game.set_hidden(id, false)
@@ -397,7 +397,7 @@ end
 function M.capture_depots(game, hex, side)
     local enemy = core.enemy(side)
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.type == enemy .. "_supply" and p.face == "depot" then
             local supply = optional("cnw.supply")
             if supply and supply.capture_depot then
@@ -422,7 +422,7 @@ local function reveal_cavalry(ctx, game, hex, side)
         end
         if #cav > 0 then
             for _, id in ipairs(cav) do
-                if game.piece(id).hidden then game.reveal(id) end
+                if core.piece(game, id).hidden then game.reveal(id) end
             end
             if ctx.hooks.reveal_cavalry then ctx.hooks.reveal_cavalry(ctx, game, n, enemy) end
         end
@@ -512,7 +512,7 @@ end
 
 function M.escape_hexes(ctx, game, id)
     local owner = core.owner(game, id)
-    local hex = game.piece(id).loc
+    local hex = core.piece(game, id).loc
     local n = ctx.params.commander_escape_hexes or 3
     return game.within(hex, n, function(h)
         return h ~= hex and #core.units_at(game, h, owner) > 0 and not core.closed(ctx, game, h, { id })
@@ -762,9 +762,9 @@ finish_move = function(ctx, game, mc)
     end
     for _, id in ipairs(mc.cmds) do game.set_prop(id, "moved", true) end
     for _, id in ipairs(mc.dropped) do
-        if game.piece(id).loc ~= mc.from then game.set_prop(id, "moved", true) end
+        if core.piece(game, id).loc ~= mc.from then game.set_prop(id, "moved", true) end
     end
-    if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+    if mc._train and core.piece(game, mc._train).loc then use_train(game, mc._train) end
     if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, mc.side, mc._free) end
     local text = mc.side .. " stack from " .. mc.from .. " ends its move at " .. mc.at .. " (" .. mc.spent ..
         " hexes" .. (forced and ", forced march" or "") .. ")" ..
@@ -1009,7 +1009,7 @@ M.steps["movement.choose"] = {
             out[#out + 1] = { kind = "forgo", args = {}, label = "Give up the moves without a Supply Train" }
         end
         for _, id in ipairs(M.all_trains(game, role)) do
-            local hex = game.piece(id).loc
+            local hex = core.piece(game, id).loc
             out[#out + 1] = { kind = "pass", args = { id }, hexes = { hex }, pieces = { id },
                               public = "pass " .. hex,     -- the opponent does not learn the counter
                               label = "Pass, discarding the Supply Train at " .. hex .. " (8.2)" }
@@ -1022,7 +1022,7 @@ M.steps["movement.choose"] = {
     end,
     apply = function(ctx, game, role, action, d)
         if action.kind == "pass" then
-            local hex = game.piece(action.args[1]).loc
+            local hex = core.piece(game, action.args[1]).loc
             use_train(game, action.args[1])
             game.log(role .. " passes and discards a Supply Train at " .. hex .. " (8.2)")
             return decide_next(ctx, game, true)
@@ -1044,7 +1044,7 @@ M.steps["movement.choose"] = {
             if n > 0 then
                 local die = game.roll(1, 6, "16.2 move roll of the stack with " .. who .. " at " .. hex)
                 if die <= n then
-                    if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+                    if mc._train and core.piece(game, mc._train).loc then use_train(game, mc._train) end
                     if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, role, mc._free) end
                     game.log(string.format("16.2: %s's stack at %s rolls %d: the move does not happen and the units remain in situ; the Supply Train is removed (8.2)",
                         who, hex, die))
@@ -1057,7 +1057,7 @@ M.steps["movement.choose"] = {
         -- stack does not move and its Supply Train is spent
         if ctx.hooks.move_attempt and not ctx.hooks.move_attempt(ctx, game, role, mc.from, movers(mc)) then
             for _, id in ipairs(movers(mc)) do game.set_prop(id, "moved", true) end
-            if mc._train and game.piece(mc._train).loc then use_train(game, mc._train) end
+            if mc._train and core.piece(game, mc._train).loc then use_train(game, mc._train) end
             if mc._free and ctx.hooks.free_move_used then ctx.hooks.free_move_used(ctx, game, role, mc._free) end
             return decide_next(ctx, game, true)
         end

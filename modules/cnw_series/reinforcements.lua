@@ -127,11 +127,14 @@ end
 
 local function due(ctx, game, side)
     local out = {}
+    local turn = game.turn()
     for _, id in ipairs(game.pieces { owner = side }) do
-        local loc = game.piece(id).loc
-        if loc == nil or (loc:sub(1, 4) == "box:" and loc ~= "box:eliminated") then
-            local t = game.prop(id, "arrive_turn")
-            if type(t) == "number" and t <= game.turn()
+        -- (the property first: most pieces have none, and game.prop is much cheaper than a
+        -- piece's first game.piece)
+        local t = game.prop(id, "arrive_turn")
+        if type(t) == "number" and t <= turn then
+            local loc = core.piece(game, id).loc
+            if (loc == nil or (loc:sub(1, 4) == "box:" and loc ~= "box:eliminated"))
                 and (game.prop(id, "arrive_at") or game.prop(id, "arrive_anywhere")) then
                 out[#out + 1] = id
             end
@@ -140,18 +143,26 @@ local function due(ctx, game, side)
     return out
 end
 
--- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1 (the
--- hex's capacity, core.capacity: 6 OF, or more under 1814's 15.2).
-function R.entry_allowed(ctx, game, id, hex)
-    local side = game.piece(id).owner
-    if not map.exists(hex) or not core.playable(hex) then return false end
-    local enemy = core.enemy(side)
-    if core.side_at(game, hex) == enemy or #core.force_at(game, hex, enemy) > 0 then return false end
-    if ctx.hooks.reinforcement_entry and ctx.hooks.reinforcement_entry(ctx, game, id, hex) == false then
-        return false
+-- 13.3: is a hex next to `hex` held by an enemy of `side` (neutral pieces aside), other than across
+-- a river when params.reinforcements_river_exception? Once per state, configuration, side and hex
+-- (game.memo): the listing asks it of the same hexes for every reinforcement.
+local function enemy_adjacent(ctx, game, hex, side)
+    local memo = game.memo()
+    local all = memo["reinforcements.enemy_adjacent"]
+    if not all then
+        all = {}
+        memo["reinforcements.enemy_adjacent"] = all
     end
-    if core.closed(ctx, game, hex, { id }) then return false end
-    if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id)) then
+    local mine = all[ctx]
+    if not mine then
+        mine = {}
+        all[ctx] = mine
+    end
+    local key = tostring(side) .. "|" .. hex
+    local v = mine[key]
+    if v == nil then
+        v = false
+        local enemy = core.enemy(side)
         for _, n in ipairs(map.neighbours(hex)) do
             local enemies = 0
             for _, e in ipairs(core.force_at(game, n, enemy)) do
@@ -159,10 +170,30 @@ function R.entry_allowed(ctx, game, id, hex)
             end
             if enemies > 0 then
                 if not (ctx.params.reinforcements_river_exception and core.river_between(hex, n)) then
-                    return false
+                    v = true
+                    break
                 end
             end
         end
+        mine[key] = v
+    end
+    return v
+end
+
+-- 13.3: not on or next to an enemy stack (unless a river separates them), within 4.1 (the
+-- hex's capacity, core.capacity: 6 OF, or more under 1814's 15.2).
+function R.entry_allowed(ctx, game, id, hex)
+    local side = core.piece(game, id).owner
+    if not map.exists(hex) or not core.playable(hex) then return false end
+    local enemy = core.enemy(side)
+    if core.side_at(game, hex) == enemy or #core.force_at(game, hex, enemy) > 0 then return false end
+    if ctx.hooks.reinforcement_entry and ctx.hooks.reinforcement_entry(ctx, game, id, hex) == false then
+        return false
+    end
+    if core.closed(ctx, game, hex, { id }) then return false end
+    if not (ctx.hooks.entry_ignores_adjacency and ctx.hooks.entry_ignores_adjacency(ctx, game, id))
+        and enemy_adjacent(ctx, game, hex, side) then
+        return false
     end
     if core.is_unit(game, id) then
         if core.stack_of2(game, hex, side) + core.of2(game, id) > core.capacity(ctx, game, hex, side) then return false end

@@ -38,20 +38,23 @@ local supply = {}
 
 -- The static map data the supply searches need, computed once while the rules load (a pure
 -- function of the module's map: not game state). MAP.nb[hex] = neighbours; MAP.city[hex];
--- MAP.playable[hex]; MAP.unbridged[a.."|"..b] = a river without a bridge between a and b;
--- MAP.cost[season][a.."|"..b] = hexes counted for a route stepping from a into b (nil: no way).
+-- MAP.playable[hex]; MAP.unbridged[a][b] = a river without a bridge between a and b;
+-- MAP.cost[season][a][b] = hexes counted for a route stepping from a into b (nil: no way).
 local MAP = (function()
     local m = { nb = {}, city = {}, playable = {}, unbridged = {}, cost = {}, territory = {} }
-    local fake = {}
+    -- (lists, not pairs: the sandbox's ordered pairs is dear over thousands of hexes)
+    local fake, seasons = {}, {}
     for _, row in ipairs(defs.table("seasons").rows) do
         if not fake[row[2]] then
             local t = row[1]
             fake[row[2]] = { turn = function() return t end }
+            seasons[#seasons + 1] = row[2]
         end
     end
     m.cost_frozen = {}   -- the same with unbridged rivers crossable (1814 16.1 REC 1: frozen rivers)
-    for season in pairs(fake) do m.cost[season] = {}; m.cost_frozen[season] = {} end
-    for _, h in ipairs(map.hexes()) do
+    for _, season in ipairs(seasons) do m.cost[season] = {}; m.cost_frozen[season] = {} end
+    local hexes = map.hexes()
+    for _, h in ipairs(hexes) do
         m.nb[h] = map.neighbours(h)
         m.city[h] = core.is_city(h)
         m.playable[h] = core.playable(h)
@@ -59,16 +62,17 @@ local MAP = (function()
             if core.friendly_territory(side, h) then m.territory[h] = side end
         end
     end
-    for h, ns in pairs(m.nb) do
-        for _, n in ipairs(ns) do
-            local key = h .. "|" .. n
+    for _, h in ipairs(hexes) do
+        m.unbridged[h] = {}
+        for _, season in ipairs(seasons) do m.cost[season][h] = {}; m.cost_frozen[season][h] = {} end
+        for _, n in ipairs(m.nb[h]) do
             local unbridged = core.river_between(h, n) and not core.bridged(h, n)
-            m.unbridged[key] = unbridged
+            m.unbridged[h][n] = unbridged
             if m.playable[h] and core.can_enter(h, n) then
-                for season, g in pairs(fake) do
-                    local c = core.difficult(g, h, n) and 2 or 1
-                    if not unbridged then m.cost[season][key] = c end
-                    m.cost_frozen[season][key] = c
+                for _, season in ipairs(seasons) do
+                    local c = core.difficult(fake[season], h, n) and 2 or 1
+                    if not unbridged then m.cost[season][h][n] = c end
+                    m.cost_frozen[season][h][n] = c
                 end
             end
         end
@@ -84,7 +88,7 @@ local function genuine_type(side) return side .. "_supply" end
 local function dummy_type(side) return side .. "_supply_dummy" end
 
 local function supply_side(game, id)
-    local t = game.piece(id).type
+    local t = core.piece(game, id).type
     for _, s in ipairs(core.SIDES) do
         if t == genuine_type(s) or t == dummy_type(s) then return s end
     end
@@ -92,7 +96,7 @@ local function supply_side(game, id)
 end
 
 function supply.is_genuine(game, id)
-    local p = game.piece(id)
+    local p = core.piece(game, id)
     for _, s in ipairs(core.SIDES) do
         if p.type == genuine_type(s) then return true end
     end
@@ -100,13 +104,13 @@ function supply.is_genuine(game, id)
 end
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.piece(game, id).loc
     return loc ~= nil and loc:sub(1, 4) ~= "box:"
 end
 
 function supply.depot_at(game, hex, side)
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.face == "depot" and supply.is_genuine(game, id) and (side == nil or p.owner == side) then
             return id
         end
@@ -125,7 +129,7 @@ end
 function supply.trains_at(game, hex, side)
     local out = {}
     for _, id in ipairs(game.pieces_at(hex)) do
-        local p = game.piece(id)
+        local p = core.piece(game, id)
         if p.owner == side and supply_side(game, id) == side and p.face == "train" then out[#out + 1] = id end
     end
     return out
@@ -148,10 +152,10 @@ end
 
 function supply.use_train(game, id)
     if supply.is_genuine(game, id) then
-        game.log("A Supply Train of " .. game.piece(id).owner .. " is used at " .. tostring(game.piece(id).loc))
+        game.log("A Supply Train of " .. core.piece(game, id).owner .. " is used at " .. tostring(core.piece(game, id).loc))
     else
         game.reveal(id)
-        game.log("The Supply Train at " .. tostring(game.piece(id).loc) .. " is a dummy (7.5)")
+        game.log("The Supply Train at " .. tostring(core.piece(game, id).loc) .. " is a dummy (7.5)")
     end
     to_pool(game, id)
 end
@@ -171,7 +175,7 @@ end
 -- A counter off the board of `type` for `side`; created when the scenario has none left.
 local function take_counter(game, type, side)
     for _, id in ipairs(game.pieces { type = type }) do
-        if game.piece(id).loc == nil then return id end
+        if core.piece(game, id).loc == nil then return id end
     end
     return game.create(type, { owner = side })
 end
@@ -180,7 +184,7 @@ local function dummies_left(ctx, game, side)
     local free, total = 0, 0
     for _, id in ipairs(game.pieces { type = dummy_type(side) }) do
         total = total + 1
-        if game.piece(id).loc == nil then free = free + 1 end
+        if core.piece(game, id).loc == nil then free = free + 1 end
     end
     return free + math.max(0, (ctx.params.dummy_trains or 2) - total)
 end
@@ -203,8 +207,8 @@ local function place_depot(game, side, hex, id)
 end
 
 function supply.capture_depot(game, id)
-    local side = game.piece(id).owner
-    game.log("The " .. side .. " depot at " .. tostring(game.piece(id).loc) .. " is eliminated (8.8)")
+    local side = core.piece(game, id).owner
+    game.log("The " .. side .. " depot at " .. tostring(core.piece(game, id).loc) .. " is eliminated (8.8)")
     to_pool(game, id)
     game.move(id, "box:eliminated")
     local track = side .. "_depots_lost"
@@ -246,6 +250,35 @@ local function memo_of(ctx, game)
     return mine
 end
 
+-- Where every combat unit and commander stands for the rules (15.1: hidden units in their
+-- marker's hex), once per state (game.memo) for both sides: parallel lists of the pieces with a
+-- hex (units first, then commanders, each in piece order).
+local function placed(game)
+    local memo = game.memo()
+    local pl = memo["supply.placed"]
+    if pl then return pl end
+    pl = { ids = {}, pieces = {}, hexes = {}, unit = {} }
+    local n = 0
+    -- the eliminated are nowhere for the rules: skipped without reading each piece
+    local eliminated = {}
+    for _, id in ipairs(core.stack(game, "box:eliminated")) do eliminated[id] = true end
+    for _, cat in ipairs { "unit", "commander" } do
+        for _, id in ipairs(game.pieces { category = cat }) do
+            if not eliminated[id] then
+                local p = core.piece(game, id)
+                local hex = p.loc
+                if hex and hex:sub(1, 4) == "box:" then hex = core.hex_of(game, id) end
+                if hex then
+                    n = n + 1
+                    pl.ids[n], pl.pieces[n], pl.hexes[n], pl.unit[n] = id, p, hex, cat == "unit"
+                end
+            end
+        end
+    end
+    memo["supply.placed"] = pl
+    return pl
+end
+
 local function situation(ctx, game, side)
     -- memoised for the state (game.memo): pure function of it and of the game's ctx (hooks);
     -- its caches fill lazily
@@ -255,29 +288,35 @@ local function situation(ctx, game, side)
     local enemy = core.enemy(side)
     local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
-                  enemy_cav = {}, enemy_ready = {}, cache = {}, city = {}, hexes = {},
+                  enemy_cav = {}, enemy_ready = {}, cache = {}, cache_end = {}, city = {}, hexes = {},
+                  base = {}, screened = {},
                   occupied = {}, cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
                   blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
     local neutral = core.neutral_pieces(game)
-    for _, cat in ipairs { "unit", "commander" } do
-        for _, id in ipairs(game.pieces { category = cat }) do
-            local p = game.piece(id)
-            local hex = core.hex_of(game, id)     -- 15.1: hidden units count in their marker's hex
-            if hex then sit.occupied[hex] = true end
-            if hex and not neutral[id] then   -- 16.3: nobody's
-                if p.owner == side then
-                    if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
-                    sit.friendly[hex] = true
-                    if cat == "unit" then
-                        sit.friendly_combat[hex] = (sit.friendly_combat[hex] or 0) + 1
-                    else
-                        sit.friendly_cmd[hex] = true
-                    end
-                elseif p.owner == enemy then
-                    sit.enemy[hex] = true
-                    if cat == "unit" and p.face ~= "disrupted" then
-                        sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
-                        if game.stat(id, "type") == "cavalry" then sit.enemy_cav[hex] = true end
+    local pl = placed(game)
+    local ids, pieces, hexes, units = pl.ids, pl.pieces, pl.hexes, pl.unit
+    for i = 1, #ids do
+        local id, p, hex = ids[i], pieces[i], hexes[i]
+        sit.occupied[hex] = true
+        if not neutral[id] then   -- 16.3: nobody's
+            if p.owner == side then
+                if not sit.friendly[hex] then sit.hexes[#sit.hexes + 1] = hex end
+                sit.friendly[hex] = true
+                if units[i] then
+                    sit.friendly_combat[hex] = (sit.friendly_combat[hex] or 0) + 1
+                else
+                    sit.friendly_cmd[hex] = true
+                end
+            elseif p.owner == enemy then
+                sit.enemy[hex] = true
+                if units[i] and p.face ~= "disrupted" then
+                    sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
+                    if core.type_stat(p.type, "type") == "cavalry" and not sit.enemy_cav[hex] then
+                        sit.enemy_cav[hex] = true
+                        -- the hexes it screens: its neighbours, unless an unbridged river is between
+                        for _, h in ipairs(MAP.nb[hex]) do
+                            if not MAP.unbridged[h][hex] then sit.screened[h] = true end
+                        end
                     end
                 end
             end
@@ -315,36 +354,40 @@ end
 -- enemy-city bullet (it is reached, not passed through: RULINGS S-3).
 local route_hex_check
 local function route_hex_ok(ctx, game, sit, hex, is_end)
-    local key = is_end and hex .. "e" or hex
-    local v = sit.cache[key]
+    local cache = is_end and sit.cache_end or sit.cache
+    local v = cache[hex]
     if v == nil then
         v = route_hex_check(ctx, game, sit, hex, is_end)
-        sit.cache[key] = v
+        cache[hex] = v
+    end
+    return v
+end
+
+-- Bullet 1 (no enemy stack, no closed hex, no blocked region, no undisrupted enemy cavalry
+-- adjacent unless across an unbridged river or the hex is friendly-held: sit.screened), the
+-- same for both uses of a hex: cached in sit.base.
+local function route_hex_base(ctx, game, sit, hex)
+    local v = sit.base[hex]
+    if v == nil then
+        v = not sit.enemy[hex]
+            and not (sit.occupied[hex] and core.closed(ctx, game, hex))   -- 1814 16.3
+            and not (sit.blocked and map.in_region(hex, sit.blocked))
+            and not (sit.screened[hex] and not sit.friendly[hex])
+        sit.base[hex] = v
     end
     return v
 end
 
 function route_hex_check(ctx, game, sit, hex, is_end)
-    if sit.enemy[hex] then return false end
-    if sit.occupied[hex] and core.closed(ctx, game, hex) then return false end   -- 1814 16.3
-    if sit.blocked and map.in_region(hex, sit.blocked) then return false end
-    if not sit.friendly[hex] then
-        for _, n in ipairs(MAP.nb[hex]) do
-            if sit.enemy_cav[n] and not MAP.unbridged[hex .. "|" .. n] then
-                return false
-            end
-        end
-    end
+    if not route_hex_base(ctx, game, sit, hex) then return false end
     if not is_end and is_city(sit, hex) and not friendly_territory(sit.side, hex) then
         return friendly_held(ctx, sit, hex)
     end
     return true
 end
 
--- Cost of the route stepping from a into b (6.2 bullets 3 and 4), nil when not allowed.
-local function step_cost(game, a, b, sit)
-    return sit.cost[a .. "|" .. b]
-end
+-- Cost of the route stepping from a into b (6.2 bullets 3 and 4), nil when not allowed:
+-- sit.cost[a][b] (every hex of the map has its table).
 
 local function range_of(ctx, game)
     return ctx.params.supply_range[core.season(game)]
@@ -352,88 +395,108 @@ end
 
 -- The side's Ultimate Supply Sources this Turn (a game's hook uss_lost(ctx, game, side) -> set
 -- of hexes may take some away: 1814 16.1 REC 22).
+local REGION = {}   -- map.region per region id (the module's map: immutable)
+local function region(id)
+    local r = REGION[id]
+    if r == nil then
+        r = map.region(id)
+        REGION[id] = r
+    end
+    return r
+end
+
 local function uss_hexes(ctx, game, side)
     local lost = ctx.hooks.uss_lost and ctx.hooks.uss_lost(ctx, game, side) or {}
     local out = {}
-    for _, h in ipairs(map.region(ctx.params.uss_region[side])) do
+    for _, h in ipairs(region(ctx.params.uss_region[side])) do
         if not lost[h] then out[#out + 1] = h end
     end
     return out
 end
 supply.uss_hexes = uss_hexes
 
--- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS.
+-- Hexes a stack of sit.side may draw general supply from: friendly depots, and the USS. The set,
+-- and the list of its hexes (each once).
 local function supply_goals(ctx, game, side)
-    local goals = {}
-    for _, id in ipairs(supply.depots(game, side)) do goals[game.piece(id).loc] = true end
-    if ctx.params.trace_to_uss ~= false then
-        for _, h in ipairs(uss_hexes(ctx, game, side)) do goals[h] = true end
+    local goals, list = {}, {}
+    local function add(h)
+        if not goals[h] then list[#list + 1] = h end
+        goals[h] = true
     end
-    return goals
+    for _, id in ipairs(supply.depots(game, side)) do add(core.piece(game, id).loc) end
+    if ctx.params.trace_to_uss ~= false then
+        for _, h in ipairs(uss_hexes(ctx, game, side)) do add(h) end
+    end
+    return goals, list
 end
 
--- Dijkstra over small integer costs (1 or 2 a hex, budgets of 3-5): a bucket queue.
--- starts: sorted list of hexes at cost 0; expand(h, d) returns the list of {x, cost} reachable
--- in one step; visit(h, d) is called once per settled hex and may return true to stop.
-local function dijkstra(starts, budget, expand, visit)
-    local dist, done, buckets = {}, {}, {}
+-- Route searches: Dijkstra over small integer costs (1 or 2 a hex, budgets of 3-5) with a
+-- bucket queue, from `starts` (a sorted list of hexes at cost 0). A hex is queued once per cost it
+-- gets, and only its last, least one matches when its bucket comes. Each search returns dist:
+-- hex -> least cost, for every hex within the budget, and the list of those hexes (in the order
+-- settled: cheaper than pairs over dist). Written out for each use: no callback, table or string
+-- per step (these are the hottest loops of the supply rules).
+local function new_buckets(starts, budget, dist)
+    local buckets = {}
     for c = 0, budget do buckets[c] = {} end
+    local b0 = buckets[0]
     for _, h in ipairs(starts) do
         dist[h] = 0
-        buckets[0][#buckets[0] + 1] = h
+        b0[#b0 + 1] = h
     end
-    for c = 0, budget do
-        local bucket = buckets[c]
-        local i = 1
-        while i <= #bucket do
-            local h = bucket[i]
-            i = i + 1
-            if not done[h] and dist[h] == c then
-                done[h] = true
-                if visit(h, c) then return dist, h end
-                for _, step in ipairs(expand(h, c)) do
-                    local x, nc = step[1], c + step[2]
-                    if nc <= budget and (dist[x] == nil or nc < dist[x]) then
-                        dist[x] = nc
-                        local b = buckets[nc]
-                        b[#b + 1] = x
-                    end
-                end
-            end
-        end
-    end
-    return dist, nil
-end
-
--- Steps of a route that ENTERS h, listed backwards from h: the neighbours x with the cost of
--- stepping x -> h (for searches run from the supply source towards the unit).
-local function steps_into(ctx, game, sit, h, is_end)
-    local out = {}
-    if not route_hex_ok(ctx, game, sit, h, is_end) then return out end
-    for _, x in ipairs(MAP.nb[h]) do
-        local c = step_cost(game, x, h, sit)
-        if c then out[#out + 1] = { x, c } end
-    end
-    return out
+    return buckets
 end
 
 -- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
--- Searched backwards from every supply source at once.
+-- Searched backwards from every supply source at once: the steps of a route that ENTERS h are
+-- the neighbours x with the cost of stepping x -> h.
 local function supply_field(ctx, game, side, sit)
     -- memoised for the state (game.memo); callers only read the field
     local memo = memo_of(ctx, game)
     local key = "supply.field." .. side
     if memo[key] then return memo[key] end
     sit = sit or situation(ctx, game, side)
-    local goals = supply_goals(ctx, game, side)
-    local out, starts = {}, {}
-    for h in pairs(goals) do
+    local goals, list = supply_goals(ctx, game, side)
+    local starts = {}
+    for _, h in ipairs(list) do
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    dijkstra(starts, range_of(ctx, game),
-        function(h) return steps_into(ctx, game, sit, h, goals[h] == true) end,
-        function(h) out[h] = true end)
+    -- backwards: the steps of a route that ENTERS h are the neighbours x, stepping x -> h
+    local cost, nbs, pass_ok, end_ok = sit.cost, MAP.nb, sit.cache, sit.cache_end
+    local budget = range_of(ctx, game)
+    local dist, out = {}, {}
+    local buckets = new_buckets(starts, budget, dist)
+    for c = 0, budget do
+        local bucket = buckets[c]
+        for i = 1, #bucket do
+            local h = bucket[i]
+            if dist[h] == c then
+                out[h] = true
+                local ok
+                if goals[h] == true then ok = end_ok[h] else ok = pass_ok[h] end
+                if ok == nil then ok = route_hex_ok(ctx, game, sit, h, goals[h] == true) end
+                if ok then
+                    local nb = nbs[h]
+                    for j = 1, #nb do
+                        local x = nb[j]
+                        local step = cost[x][h]
+                        if step then
+                            local nc = c + step
+                            if nc <= budget then
+                                local dx = dist[x]
+                                if dx == nil or nc < dx then
+                                    dist[x] = nc
+                                    local b = buckets[nc]
+                                    b[#b + 1] = x
+                                end
+                            end
+                        end
+                    end
+                end
+            end
+        end
+    end
     memo[key] = out
     return out
 end
@@ -473,7 +536,7 @@ function supply.unit_in_general_supply(ctx, game, id)
     if deemed(ctx, game, id) then return true end
     local loc = core.hex_of(game, id)
     if not loc then return false end
-    return supply.in_general_supply(ctx, game, loc, game.piece(id).owner)
+    return supply.in_general_supply(ctx, game, loc, core.piece(game, id).owner)
 end
 
 -- ---- depot chains (7.8) -----------------------------------------------------------------------
@@ -482,61 +545,134 @@ end
 -- reach; the source hex does not count, the hex reached does. 6.2 bullets 1-3 apply to the
 -- hexes entered; the hex reached may be an unfriendly city (the depot site's own conditions are
 -- those of 7.7), the hexes passed through may not unless held.
-local function link_field(ctx, game, sit, sources, range)
+-- todo (optional): a set of hexes and their number todo.n; the search stops as soon as it has
+-- settled all of them (its field is then partial).
+local function link_field(ctx, game, sit, sources, source_list, range, todo)
     local starts = {}
-    for h in pairs(sources) do
+    for _, h in ipairs(source_list) do
         if MAP.playable[h] then starts[#starts + 1] = h end
     end
     table.sort(starts)
-    return (dijkstra(starts, range, function(h)
-        local out = {}
-        if not sources[h] and not route_hex_ok(ctx, game, sit, h, false) then return out end
-        for _, x in ipairs(MAP.nb[h]) do
-            if route_hex_ok(ctx, game, sit, x, true) then
-                local c = step_cost(game, h, x, sit)
-                if c then out[#out + 1] = { x, c } end
+    local cost, nbs, pass_ok, end_ok = sit.cost, MAP.nb, sit.cache, sit.cache_end
+    local dist, settled = {}, {}
+    local buckets = new_buckets(starts, range, dist)
+    for c = 0, range do
+        local bucket = buckets[c]
+        for i = 1, #bucket do
+            local h = bucket[i]
+            if dist[h] == c then
+                settled[#settled + 1] = h
+                if todo and todo[h] then
+                    todo[h] = nil
+                    todo.n = todo.n - 1
+                    if todo.n == 0 then return dist, settled end
+                end
+                -- the route passes through h unless h is a source (route_hex_ok's cache read first)
+                local ok = sources[h]
+                if not ok then
+                    ok = pass_ok[h]
+                    if ok == nil then ok = route_hex_ok(ctx, game, sit, h, false) end
+                end
+                if ok then
+                    local from_h, nb = cost[h], nbs[h]
+                    for j = 1, #nb do
+                        local x = nb[j]
+                        local step = from_h[x]
+                        if step then
+                            local nc = c + step
+                            if nc <= range then
+                                local dx = dist[x]
+                                if dx == nil or nc < dx then
+                                    -- the hex entered (it may be the supplying city: is_end)
+                                    local e = end_ok[x]
+                                    if e == nil then e = route_hex_ok(ctx, game, sit, x, true) end
+                                    if e then
+                                        dist[x] = nc
+                                        local b = buckets[nc]
+                                        b[#b + 1] = x
+                                    end
+                                end
+                            end
+                        end
+                    end
+                end
             end
         end
-        return out
-    end, function() end))
+    end
+    return dist, settled
 end
 
 -- The chain of 7.8: the USS hexes and every depot linked to them (extra: more depot hexes to
 -- count, such as depots about to be established). Returns the linked set and the field of hexes
--- within reach of it, where a new depot may be linked.
-local function chain(ctx, game, side, sit, extra)
+-- within reach of it, where a new depot may be linked. targets (optional): a list of hexes; the
+-- chain stops growing once each of them is linked or in reach (the answer for them is then
+-- known: the sets only grow).
+local function chain(ctx, game, side, sit, extra, targets)
     local range = range_of(ctx, game)
     local linked, reach = {}, {}
-    local fresh = {}
+    local keys = {}   -- the hexes of linked, then those of reach (for candidate_sites)
+    local fresh, fresh_list = {}, {}
     for _, h in ipairs(uss_hexes(ctx, game, side)) do
         linked[h] = true
+        keys[#keys + 1] = h
         fresh[h] = true
+        fresh_list[#fresh_list + 1] = h
     end
-    local pending = {}
-    for _, id in ipairs(supply.depots(game, side)) do pending[game.piece(id).loc] = true end
-    for h in pairs(extra or {}) do pending[h] = true end
-    while next(fresh) do
-        -- the field of the newly linked sources only, merged into what is already in reach
-        for h, c in pairs(link_field(ctx, game, sit, fresh, range)) do
-            if reach[h] == nil or c < reach[h] then reach[h] = c end
+    -- depots not linked yet (each hex once)
+    local pending, pending_list = {}, {}
+    local function add(h)
+        if not pending[h] then pending_list[#pending_list + 1] = h end
+        pending[h] = true
+    end
+    for _, id in ipairs(supply.depots(game, side)) do add(core.piece(game, id).loc) end
+    for _, h in ipairs(extra or {}) do add(h) end
+    local reach_keys = {}
+    while #fresh_list > 0 do
+        local todo   -- the targets not linked nor in reach yet
+        if targets then
+            todo = { n = 0 }
+            for _, h in ipairs(targets) do
+                if not (linked[h] or reach[h] or todo[h]) then
+                    todo[h] = true
+                    todo.n = todo.n + 1
+                end
+            end
+            if todo.n == 0 then break end
         end
-        fresh = {}
-        for h in pairs(pending) do
-            if reach[h] then
-                linked[h] = true
-                fresh[h] = true
-                pending[h] = nil
+        -- the field of the newly linked sources only, merged into what is already in reach
+        local dist, settled = link_field(ctx, game, sit, fresh, fresh_list, range, todo)
+        for _, h in ipairs(settled) do
+            local c, r = dist[h], reach[h]
+            if r == nil then
+                reach[h] = c
+                reach_keys[#reach_keys + 1] = h
+            elseif c < r then
+                reach[h] = c
             end
         end
+        fresh, fresh_list = {}, {}
+        local rest = {}
+        for _, h in ipairs(pending_list) do
+            if reach[h] then
+                if not linked[h] then keys[#keys + 1] = h end
+                linked[h] = true
+                fresh[h] = true
+                fresh_list[#fresh_list + 1] = h
+            else
+                rest[#rest + 1] = h
+            end
+        end
+        pending_list = rest
     end
-    return linked, reach
+    for _, h in ipairs(reach_keys) do keys[#keys + 1] = h end
+    return linked, reach, keys
 end
 
 -- Friendly depot hexes, memoized in the situation.
 local function depot_hexes(game, sit)
     if not sit.depot_hexes then
         sit.depot_hexes = {}
-        for _, id in ipairs(supply.depots(game, sit.side)) do sit.depot_hexes[game.piece(id).loc] = true end
+        for _, id in ipairs(supply.depots(game, sit.side)) do sit.depot_hexes[core.piece(game, id).loc] = true end
     end
     return sit.depot_hexes
 end
@@ -555,17 +691,16 @@ local function depot_site(ctx, game, side, hex, sit)
 end
 
 -- Cities a new depot of sit.side could be linked to (7.8): the linked set and its reach.
-local function candidate_sites(ctx, game, side, sit, linked, reach, friendly_only)
+-- keys: the hexes of both (chain's third result).
+local function candidate_sites(ctx, game, side, sit, keys, friendly_only)
     local out = {}
     local seen = {}
-    for _, t in ipairs { linked, reach } do
-        for h in pairs(t) do
-            if not seen[h] then
-                seen[h] = true
-                if MAP.playable[h] and depot_site(ctx, game, side, h, sit)
-                    and (not friendly_only or friendly_territory(side, h)) then
-                    out[#out + 1] = h
-                end
+    for _, h in ipairs(keys) do
+        if not seen[h] then
+            seen[h] = true
+            if MAP.playable[h] and depot_site(ctx, game, side, h, sit)
+                and (not friendly_only or friendly_territory(side, h)) then
+                out[#out + 1] = h
             end
         end
     end
@@ -610,7 +745,7 @@ function supply.general.begin(ctx, game)
             local side = game.prop(m, "side")
             local hex
             for _, u in ipairs(game.prop(m, "units") or {}) do
-                if game.piece(u) and core.hex_of(game, u) then hex = core.hex_of(game, u); break end
+                if core.piece(game, u) and core.hex_of(game, u) then hex = core.hex_of(game, u); break end
             end
             if hex and side and ctx.hooks.forage_ignored and ctx.hooks.forage_ignored(ctx, game, side, hex) then
                 game.log("The " .. side .. " stack at " .. hex .. " ignores its forage marker this Turn")
@@ -672,26 +807,30 @@ end
 -- Hexes where `side` may allocate a genuine train now: 7.3 stacks (a commander and a combat unit
 -- that traces supply) and 7.7 depot sites with a plausible chain (existing depots plus cities
 -- already holding one of side's trains). Returns {hex = "stack" | "depot" | "both"}.
+-- Also returns the situation and the target hexes, sorted.
 local function allocation_targets(ctx, game, side)
     local sit = situation(ctx, game, side)
     local fieldset = supply_field(ctx, game, side, sit)
-    local out = {}
-    for hex in pairs(sit.friendly_cmd) do
-        if sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)
+    local out, hexes = {}, {}
+    for _, hex in ipairs(sit.hexes) do   -- the friendly hexes: those with a commander
+        if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)
             and command.train_allowed(ctx, game, core.commanders_at(game, hex, side), core.units_at(game, hex, side)) then
             out[hex] = "stack"   -- 16.2 (advanced): a Commander able to command a unit of the stack
+            hexes[#hexes + 1] = hex
         end
     end
     local extra = {}
     for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
-        local loc = game.piece(id).loc
-        if loc and loc:sub(1, 4) ~= "box:" and is_city(sit, loc) then extra[loc] = true end
+        local loc = core.piece(game, id).loc
+        if loc and loc:sub(1, 4) ~= "box:" and is_city(sit, loc) then extra[#extra + 1] = loc end
     end
-    local linked, reach = chain(ctx, game, side, sit, extra)
-    for _, hex in ipairs(candidate_sites(ctx, game, side, sit, linked, reach, false)) do
+    local _, _, keys = chain(ctx, game, side, sit, extra)
+    for _, hex in ipairs(candidate_sites(ctx, game, side, sit, keys, false)) do
+        if not out[hex] then hexes[#hexes + 1] = hex end
         out[hex] = out[hex] and "both" or "depot"
     end
-    return out, sit
+    table.sort(hexes)
+    return out, sit, hexes
 end
 
 local function sorted_keys(t)
@@ -768,7 +907,7 @@ local function next_removal_or_allocation(ctx, game)
             -- only the converted train is left to give back
             for _, hex in ipairs(game.occupied()) do
                 for _, id in ipairs(genuine_trains_at(game, hex, side)) do
-                    if not game.piece(id).hidden then to_pool(game, id) end
+                    if not core.piece(game, id).hidden then to_pool(game, id) end
                 end
             end
             game.set_var("supply_converted_" .. side, false)
@@ -785,7 +924,7 @@ end
 local function convertible(game, side)
     local out = {}
     for _, id in ipairs(supply.depots(game, side)) do
-        if core.side_at(game, game.piece(id).loc) == side then out[#out + 1] = id end
+        if core.side_at(game, core.piece(game, id).loc) == side then out[#out + 1] = id end
     end
     return out
 end
@@ -824,7 +963,7 @@ steps["supply.convert"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, id in ipairs(convertible(game, role)) do
-            local hex = game.piece(id).loc
+            local hex = core.piece(game, id).loc
             out[#out + 1] = { kind = "convert", args = { hex }, hexes = { hex }, pieces = { id },
                               label = "Convert the depot at " .. hex .. " into a Supply Train (7.1)" }
         end
@@ -849,7 +988,7 @@ steps["supply.remove_depot"] = {
         if role ~= d.role then return {} end
         local out = {}
         for _, id in ipairs(supply.depots(game, d.context.side)) do
-            local hex = game.piece(id).loc
+            local hex = core.piece(game, id).loc
             out[#out + 1] = { kind = "remove", args = { hex }, hexes = { hex }, pieces = { id },
                               label = "Remove the " .. d.context.side .. " depot at " .. hex .. " (7.2)" }
         end
@@ -867,10 +1006,10 @@ steps["supply.allocate"] = {
     actions = function(ctx, game, role, d)
         if role ~= d.role then return {} end
         local out = {}
-        local targets, sit = allocation_targets(ctx, game, role)
+        local targets, sit, target_hexes = allocation_targets(ctx, game, role)
         local owed, stack_ok = reserved_owed(ctx, game, role)
         local only_reserved = owed > 0 and game.var(alloc_var(role)) <= owed
-        for _, hex in ipairs(sorted_keys(targets)) do
+        for _, hex in ipairs(target_hexes) do
             local what = targets[hex]
             if only_reserved then
                 -- the last trains must go to the stacks they are reserved for
@@ -887,7 +1026,9 @@ steps["supply.allocate"] = {
             end
         end
         if dummies_left(ctx, game, role) > 0 then
-            for _, hex in ipairs(sorted_keys(sit.friendly)) do
+            local friendly = table.move(sit.hexes, 1, #sit.hexes, 1, {})   -- the keys of sit.friendly
+            table.sort(friendly)
+            for _, hex in ipairs(friendly) do
                 do
                     out[#out + 1] = { kind = "dummy", args = { hex }, hexes = { hex },
                                       public = "supply-train " .. hex,
@@ -986,17 +1127,21 @@ end
 -- 7.7-7.8: the sites where `side` may establish a depot now with a genuine train there.
 local function establishable(ctx, game, side)
     local sit = situation(ctx, game, side)
-    local out = {}
+    local sites = {}
     local seen = {}
-    local linked, reach
     for _, id in ipairs(game.pieces { type = genuine_type(side), face = "train" }) do
-        local hex = game.piece(id).loc
+        local hex = core.piece(game, id).loc
         if hex and hex:sub(1, 4) ~= "box:" and not seen[hex] then
             seen[hex] = true
-            if depot_site(ctx, game, side, hex, sit) then
-                if not linked then linked, reach = chain(ctx, game, side, sit) end
-                if linked[hex] or reach[hex] then out[#out + 1] = hex end
-            end
+            if depot_site(ctx, game, side, hex, sit) then sites[#sites + 1] = hex end
+        end
+    end
+    local out = {}
+    if #sites > 0 then
+        -- the chain needs to grow only until every site is linked or in reach
+        local linked, reach = chain(ctx, game, side, sit, nil, sites)
+        for _, hex in ipairs(sites) do
+            if linked[hex] or reach[hex] then out[#out + 1] = hex end
         end
     end
     table.sort(out)
@@ -1055,8 +1200,8 @@ steps["supply.depot"] = {
 local function setup_sites(ctx, game, side)
     local sit = situation(ctx, game, side)
     if #supply.depots(game, side) >= game.track(side .. "_supply_trains") then return {} end
-    local linked, reach = chain(ctx, game, side, sit)
-    return candidate_sites(ctx, game, side, sit, linked, reach, true)
+    local _, _, keys = chain(ctx, game, side, sit)
+    return candidate_sites(ctx, game, side, sit, keys, true)
 end
 
 function supply.setup_depots(ctx, game, order, done_var)

@@ -87,16 +87,16 @@ function E.install(hooks, start_steps)
     hooks.forage_ignored = cards.forage_ignored
     hooks.extra_forage = cards.extra_forage
     wrap(hooks, "deemed_in_general_supply", function(base, ctx, game, id)
-        local loc = game.piece(id).loc
+        local loc = core.piece(game, id).loc
         if loc and cards.supply_exemption_cancelled(game, loc) then
             -- REC 28: the 6.6 exemption of these hexes is lifted; the others stand
-            if game.stat(id, "nation") ~= "naples" and not ctx.core.is_garrison(game, id) then return false end
+            if core.stat(game, id, "nation") ~= "naples" and not ctx.core.is_garrison(game, id) then return false end
         end
         return base ~= nil and base(ctx, game, id)
     end)
     -- REC 22: no French reinforcement is placed on a lost Ultimate Supply Source
     wrap(hooks, "reinforcement_entry", function(base, ctx, game, id, hex)
-        if cards.uss_lost(ctx, game, game.piece(id).owner, hex) then return false end
+        if cards.uss_lost(ctx, game, core.piece(game, id).owner, hex) then return false end
         if base then return base(ctx, game, id, hex) end
         return nil
     end)

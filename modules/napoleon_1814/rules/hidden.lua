@@ -22,17 +22,21 @@ local RULE = "15.1"
 
 local function enabled(game) return game.option("hidden_forces") end
 
--- The side's markers, in number order.
+-- The side's markers, in number order (once per state, game.memo: READ ONLY).
 local function markers(game, side)
+    local memo = game.memo()
+    local key = "hidden.markers." .. tostring(side)
+    if memo[key] then return memo[key] end
     local out = {}
     for _, id in ipairs(game.pieces { owner = side, category = "marker" }) do
         if core.marker_box(game, id) then out[#out + 1] = id end
     end
+    memo[key] = out
     return out
 end
 
 local function on_map(game, id)
-    local loc = game.piece(id).loc
+    local loc = core.piece(game, id).loc
     return loc ~= nil and loc:sub(1, 4) ~= "box:"
 end
 
@@ -46,7 +50,7 @@ end
 -- Puts `ids` (all the box's units when nil) of marker's box on the map in the marker's hex; the
 -- marker goes when its box is empty. Returns the units placed.
 function H.redeploy(game, marker, ids, why)
-    local hex = game.piece(marker).loc
+    local hex = core.piece(game, marker).loc
     ids = ids or core.box_contents(game, marker)
     for _, id in ipairs(ids) do
         game.move(id, hex)
@@ -70,7 +74,7 @@ end
 function H.reveal(game, hex, side, filter, why)
     local out = {}
     for _, m in ipairs(markers(game, side)) do
-        if on_map(game, m) and (hex == nil or game.piece(m).loc == hex) then
+        if on_map(game, m) and (hex == nil or core.piece(game, m).loc == hex) then
             local ids = {}
             for _, id in ipairs(core.box_contents(game, m)) do
                 if filter == nil or filter(game, id) then ids[#ids + 1] = id end
@@ -100,10 +104,10 @@ function H.tidy(game)
                         " but its marker is not on the map")
                 end
             elseif #contents == 0 then
-                local hex = game.piece(m).loc
+                local hex = core.piece(game, m).loc
                 game.remove(m)
                 game.log("Hidden force marker " .. m .. " at " .. hex .. " is removed: its box is empty (15.1)")
-            elseif #core.map_units_at(game, game.piece(m).loc, side) == 0 then
+            elseif #core.map_units_at(game, core.piece(game, m).loc, side) == 0 then
                 local out = {}
                 for _, id in ipairs(contents) do
                     if not game.prop(id, "moving_hidden") then out[#out + 1] = id end
@@ -146,7 +150,7 @@ end
 
 function H.hooks.card_reveal(ctx, game, id)
     if not core.marker_box(game, id) then return false end
-    local p = game.piece(id)
+    local p = core.piece(game, id)
     H.reveal(game, p.loc, p.owner, function(_, x) return core.marker_of(game, x) == id end,
         "16.1: a Random Event Card reveals hidden force " .. id)
     return true
@@ -179,6 +183,7 @@ end
 
 local function hideable(game, side)
     local out = {}
+    local free   -- free_marker(game, side), asked once (false: none)
     for _, hex in ipairs(game.occupied()) do
         local on_board = core.map_units_at(game, hex, side)
         if #on_board >= 2 then       -- one combat unit stays on the map
@@ -187,7 +192,8 @@ local function hideable(game, side)
                 if earlier(game, id) then n = n + 1 end
             end
             local boxes = core.box_markers_at(game, hex, side)
-            if n >= 2 and (#boxes > 0 or free_marker(game, side)) then
+            if n >= 2 and #boxes == 0 and free == nil then free = free_marker(game, side) or false end
+            if n >= 2 and (#boxes > 0 or free) then
                 for _, id in ipairs(on_board) do
                     if earlier(game, id) then out[#out + 1] = { id = id, hex = hex, marker = boxes[1] } end
                 end
@@ -217,7 +223,7 @@ H.steps["hidden.arrange"] = {
                                   (h.marker and ("hidden force " .. h.marker) or "a new hidden force") .. " (15.1)" }
         end
         for _, h in ipairs(hidden_units(game, role)) do
-            local hex = game.piece(h.marker).loc
+            local hex = core.piece(game, h.marker).loc
             out[#out + 1] = { kind = "redeploy", args = { h.id }, pieces = { h.id, h.marker }, hexes = { hex },
                               label = "Bring " .. h.id .. " out of hidden force " .. h.marker .. " onto the map at " .. hex .. " (15.1)" }
         end
@@ -227,7 +233,7 @@ H.steps["hidden.arrange"] = {
     apply = function(ctx, game, role, action, d)
         if action.kind == "hide" then
             local id = action.args[1]
-            local hex = game.piece(id).loc
+            local hex = core.piece(game, id).loc
             local m = core.box_markers_at(game, hex, role)[1]
             if not m then
                 m = free_marker(game, role)

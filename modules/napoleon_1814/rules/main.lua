@@ -7,6 +7,7 @@ local commanders = require("cnw.commanders")   -- 12
 local combat = require("cnw.combat")
 local supply = require("cnw.supply")
 local reinforcements = require("cnw.reinforcements")
+local cnw_core = require("cnw.core")            -- the same table as ctx.core
 
 local params = {
     game = "1814",
@@ -65,7 +66,7 @@ local hooks = {}
 
 -- 14.11, 16.3: Murat and his Neapolitan army (deployed at 4227, Milan, on Turn 7).
 local function neapolitan(game, id)
-    return id == "murat" or game.stat(id, "nation") == "naples"
+    return id == "murat" or cnw_core.stat(game, id, "nation") == "naples"
 end
 -- 16.3: neutral (a piece listed by setup in the variable neutral_pieces, until REC 9 sets the
 -- variable murat_joined: core.is_neutral).
@@ -119,26 +120,37 @@ end
 -- (none: a supply line).
 function hooks.hex_closed(ctx, game, hex, ids)
     local core = ctx.core
-    local pieces = game.pieces_at(hex)
-    if #pieces == 0 then return false end
-    local here_neutral, here_naples, here_others = false, false, false
-    local neutral_now = core.neutral_pieces(game)
-    for _, id in ipairs(pieces) do
-        if core.owner(game, id) == "coalition" and (core.is_unit(game, id) or core.is_commander(game, id)) then
-            if neutral_now[id] then here_neutral = true end
-            if neapolitan(game, id) then here_naples = true else here_others = true end
-        end
+    -- what stands in the hex, once per state and hex (game.memo)
+    local memo = game.memo()
+    local seen = memo["1814.hex_closed"]
+    if not seen then
+        seen = {}
+        memo["1814.hex_closed"] = seen
     end
-    if here_neutral then
-        if #ids == 0 then return true end
-        for _, id in ipairs(ids) do
-            if not neapolitan(game, id) then return true end
+    local here = seen[hex]
+    if not here then
+        here = { neutral = false, naples = false, others = false }
+        local neutral_now = core.neutral_pieces(game)
+        local pc = core.pieces(game)
+        for _, id in ipairs(core.stack(game, hex)) do
+            local p = pc[id]
+            local c = core.type_category(p.type)
+            if p.owner == "coalition" and (c == "unit" or c == "commander") then
+                if neutral_now[id] then here.neutral = true end
+                if id == "murat" or core.type_stat(p.type, "nation") == "naples" then here.naples = true else here.others = true end
+            end
         end
+        seen[hex] = here
     end
+    if not (here.neutral or here.naples or here.others) then return false end
+    if here.neutral and #ids == 0 then return true end
+    local pc = core.pieces(game)
     for _, id in ipairs(ids) do
-        if core.owner(game, id) == "coalition" then
-            if neapolitan(game, id) and here_others then return true end
-            if not neapolitan(game, id) and here_naples then return true end
+        local p = pc[id]
+        local naples = id == "murat" or core.type_stat(p.type, "nation") == "naples"   -- neapolitan()
+        if here.neutral and not naples then return true end
+        if (naples and here.others or not naples and here.naples) and p.owner == "coalition" then
+            return true
         end
     end
     return false
@@ -157,7 +169,7 @@ end
 
 -- 14.4: Napoleon killed or captured (11.20, 8.9): immediate Coalition victory.
 function hooks.commander_eliminated(ctx, game, id)
-    if game.piece(id).type == "napoleon" and not game.result() then
+    if cnw_core.piece(game, id).type == "napoleon" and not game.result() then
         game.finish("The Coalition wins: Napoleon was killed or captured (14.4, 11.20)")
     end
 end
@@ -183,14 +195,14 @@ end
 function hooks.march_attrition_drm(ctx, game, ids)
     if game.option("command_structure") then return 0 end
     local drm = 0
-    for _, id in ipairs(ids) do drm = drm + (game.stat(id, "basic_march_drm") or 0) end
+    for _, id in ipairs(ids) do drm = drm + (cnw_core.stat(game, id, "basic_march_drm") or 0) end
     return drm
 end
 
 -- 14.5: Napoleon cannot leave Paris until the Commanders' Movement phase of Turn 4.
 function hooks.commander_may_leave(ctx, game, id, phase)
     if neutral(ctx, game, id) then return false end               -- 16.3: Murat while neutral
-    if game.piece(id).type ~= "napoleon" or game.piece(id).loc ~= PARIS then return true end
+    if cnw_core.piece(game, id).type ~= "napoleon" or cnw_core.piece(game, id).loc ~= PARIS then return true end
     return game.turn() > 4 or (game.turn() == 4 and phase == "commanders")
 end
 
@@ -199,7 +211,7 @@ end
 -- "peninsula") commands may not move, and no other unit may enter the area south-west of the
 -- Garonne. (14.8's ban on combat is the combat rules' business.)
 local function pyrenean(game, id)
-    local army = game.stat(id, "army")
+    local army = cnw_core.stat(game, id, "army")
     return army == "pyrenees" or army == "peninsula"
 end
 function hooks.unit_may_move(ctx, game, id)
@@ -240,19 +252,19 @@ hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles we
 -- 6.6 (besides commanders and Cossacks): garrisons, French units on 4329 and 4428, Murat's
 -- Neapolitans in the Kingdom of Italy are deemed in General Supply (ignored for 6.4 and 7.6).
 function hooks.deemed_in_general_supply(ctx, game, id)
-    local core, p = ctx.core, game.piece(id)
+    local core, p = ctx.core, cnw_core.piece(game, id)
     if not core.is_unit(game, id) then return false end
     if core.is_garrison(game, id) then return true end
     local hex = core.hex_of(game, id)        -- a unit in a hidden box (15.1) is in its marker's hex
     if p.owner == "french" and (hex == "4329" or hex == "4428") then return true end
-    return game.stat(id, "nation") == "naples" and hex ~= nil and map.exists(hex)
+    return cnw_core.stat(game, id, "nation") == "naples" and hex ~= nil and map.exists(hex)
         and map.in_region(hex, "kingdom_of_italy")
 end
 
 -- 14.13 (and 6.6): British units in Vliessingen are in supply from the sea.
 local VLIESSINGEN = "5214"
 function hooks.supplied_in_place(ctx, game, id)
-    return ctx.core.hex_of(game, id) == VLIESSINGEN and game.stat(id, "nation") == "britain"
+    return ctx.core.hex_of(game, id) == VLIESSINGEN and cnw_core.stat(game, id, "nation") == "britain"
 end
 
 -- 14.13: the B.A.C. enters at Vliessingen in any Turn the city holds no enemy unit (13.3's
@@ -297,7 +309,7 @@ function hooks.end_of_turn(ctx, game)
     if game.var("bernadotte_crossed") then return end
     for _, id in ipairs(game.pieces { owner = "coalition" }) do
         local hex = ctx.core.hex_of(game, id)    -- hidden units too (15.1)
-        if (id == "bernadotte" or game.stat(id, "nation") == "sweden") and hex and map.exists(hex)
+        if (id == "bernadotte" or cnw_core.stat(game, id, "nation") == "sweden") and hex and map.exists(hex)
             and not map.in_region(hex, "east_of_rhine") then
             game.set_var("bernadotte_crossed", true)
             game.set_var("game_length", 10)

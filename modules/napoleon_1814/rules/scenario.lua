@@ -34,7 +34,7 @@ end
 local function anglona_units(game)
     local out = {}
     for _, id in ipairs(game.pieces { owner = "coalition" }) do
-        if core.is_unit(game, id) and game.stat(id, "corps") == ANGLONA_CORPS and on_map(game, id) then
+        if core.is_unit(game, id) and core.stat(game, id, "corps") == ANGLONA_CORPS and on_map(game, id) then
             out[#out + 1] = id
         end
     end
@@ -117,7 +117,7 @@ local function veterans_eligible(game)
     local out = {}
     if (game.var("veterans_transferred") or 0) >= VETERANS_MAX then return out end
     for _, id in ipairs(game.pieces { owner = "french" }) do
-        if core.is_unit(game, id) and game.stat(id, "army") == "pyrenees" and on_map(game, id)
+        if core.is_unit(game, id) and core.stat(game, id, "army") == "pyrenees" and on_map(game, id)
             and not core.is_garrison(game, id) then
             out[#out + 1] = id
         end
@@ -169,7 +169,7 @@ function S.reinforcement_placed(ctx, game, id, hex)
     if not game.prop(id, "arrive_anywhere") then return end
     local best
     for _, c in ipairs(core.commanders_at(game, hex, "french")) do
-        local r, cr = game.stat(c, "seniority_rank") or 99, game.stat(c, "cr") or 0
+        local r, cr = core.stat(game, c, "seniority_rank") or 99, core.stat(game, c, "cr") or 0
         if not best or r < best.r or (r == best.r and cr > best.cr) then best = { id = c, r = r, cr = cr } end
     end
     if best then
@@ -181,15 +181,24 @@ end
 -- 14.9: a hex in General Supply holding a French commander (4.1 is checked by the library).
 function S.entry_hexes(ctx, game, id)
     if not game.prop(id, "arrive_anywhere") then return nil end
+    -- the same for every such piece: once per state and configuration (game.memo; READ ONLY)
+    local memo = game.memo()
+    local known = memo["1814.entry_hexes"]
+    if not known then
+        known = {}
+        memo["1814.entry_hexes"] = known
+    end
+    if known[ctx] then return known[ctx] end
     local out, seen = {}, {}
-    for _, c in ipairs(game.pieces { owner = "french" }) do
-        local loc = game.piece(c).loc
-        if core.is_commander(game, c) and loc and map.exists(loc) and not seen[loc] then
+    for _, c in ipairs(game.pieces { owner = "french", category = "commander" }) do
+        local loc = core.piece(game, c).loc
+        if loc and map.exists(loc) and not seen[loc] then
             seen[loc] = true
             if supply.stack_in_general_supply(ctx, game, loc, "french") then out[#out + 1] = loc end
         end
     end
     table.sort(out)
+    known[ctx] = out
     return out
 end
 
@@ -221,7 +230,7 @@ function S.train_actions(ctx, game, side)
     local out = {}
     if not game.option("overstacking") then return out end
     for _, id in ipairs(require("cnw.movement").all_trains(game, side)) do
-        local hex = game.piece(id).loc
+        local hex = core.piece(game, id).loc
         local units = core.units_at(game, hex, side)
         -- 15.2 applies 7.3's conditions, with 16.2's amendment when the advanced rule is on
         local commanded = not command.active(ctx, game)
@@ -237,7 +246,7 @@ end
 
 function S.train_apply(ctx, game, side, action)
     local id = action.args[1]
-    local hex = game.piece(id).loc
+    local hex = core.piece(game, id).loc
     supply.use_train(game, id)
     local list = overstacks(game)
     list[#list + 1] = { hex = hex, side = side, turn = game.turn() }

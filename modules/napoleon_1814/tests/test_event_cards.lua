@@ -255,8 +255,8 @@ test("16.1 REC 1 hard frost: rivers do not block General Supply routes or depot 
         end
         local plain = { params = {}, hooks = {} }
         local frozen = { params = {}, hooks = { supply_rivers_frozen = function(c, gm) return cards.rivers_frozen(c, gm) end } }
-        eq(supply._situation(plain, game, "french").cost[a .. "|" .. b], nil, "an unbridged river blocks a route")
-        eq(supply._situation(frozen, game, "french").cost[a .. "|" .. b] ~= nil, true, "a frozen river does not")
+        eq(supply._situation(plain, game, "french").cost[a][b], nil, "an unbridged river blocks a route")
+        eq(supply._situation(frozen, game, "french").cost[a][b] ~= nil, true, "a frozen river does not")
     end)
 end)
 
