@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -62,6 +63,59 @@ bool attrition_risk(const core::Action& a, const std::string& step) {
     const size_t open = a.label.rfind('(');
     if (open == std::string::npos) return false;
     return std::atoi(a.label.c_str() + open + 1) >= 2;
+}
+
+// The hexes a "to" step of a move has used so far: "Go to 4520 (2 hexes)" -> 2; -1 if not said.
+int hexes_in_label(const std::string& label) {
+    const size_t open = label.rfind('(');
+    if (open == std::string::npos) return -1;
+    const int n = std::atoi(label.c_str() + open + 1);
+    return n > 0 ? n : -1;
+}
+
+void add(Evaluation& sum, const Evaluation& e, double w) {
+    sum.total += w * e.total;
+    sum.material += w * e.material;
+    sum.objectives += w * e.objectives;
+    sum.cities += w * e.cities;
+    sum.napoleon += w * e.napoleon;
+    sum.trains += w * e.trains;
+    sum.command += w * e.command;
+    sum.supply += w * e.supply;
+    sum.length += w * e.length;
+}
+
+bool forced_march(const core::Action& a) { return a.label.find("forced march") != std::string::npos; }
+
+// 8.6-8.7: the chance that a move of `hexes` ends in march attrition (a unit lost), read from
+// the module's tables "seasons", "march_attrition" (season hexes forced_march attrition drm) and
+// "march_attrition_results" (min_score max_score eliminated disrupted); -1 when the module has
+// no such tables (the caller then samples the die's six faces).
+double attrition_chance(const core::GameState& g, int hexes) {
+    const core::ModuleDef& d = g.def();
+    const core::TableDef* seasons = d.table("seasons");
+    const core::TableDef* table = d.table("march_attrition");
+    const core::TableDef* results = d.table("march_attrition_results");
+    if (!seasons || !table || !results || hexes < 0) return -1;
+    std::string season;
+    for (const auto& row : seasons->rows)
+        if (row.size() >= 2 && row[0].is_int() && row[0].as_int() == g.turn && row[1].is_string()) season = row[1].as_string();
+    const std::vector<core::Value>* best = nullptr;
+    for (const auto& row : table->rows)
+        if (row.size() >= 5 && row[0].is_string() && row[0].as_string() == season && row[1].is_int() &&
+            row[1].as_int() <= hexes && (!best || row[1].as_int() > (*best)[1].as_int()))
+            best = &row;
+    if (!best) return -1;
+    if (!(*best)[3].is_string() || (*best)[3].as_string() != "yes") return 0;
+    const int drm = (*best)[4].is_int() ? static_cast<int>((*best)[4].as_int()) : 0;
+    int lose_from = 99;  // the lowest score that eliminates a unit
+    for (const auto& row : results->rows)
+        if (row.size() >= 3 && row[0].is_int() && row[2].is_int() && row[2].as_int() > 0)
+            lose_from = std::min(lose_from, static_cast<int>(row[0].as_int()));
+    int faces = 0;
+    for (int f = 1; f <= 6; ++f)
+        if (f + drm >= lose_from) ++faces;
+    return faces / 6.0;
 }
 
 }  // namespace
@@ -175,6 +229,112 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     return acts[static_cast<size_t>(best)].text();
 }
 
+// A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
+// reconnaissance in force, never a forced march), breadth first up to `plan_nodes` positions;
+// each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
+// is applied with the die's best face and, when attrition can strike, its worst, weighted by the
+// chance read from the module's tables. Returns the index in `acts` of the first step towards the
+// best end (or of `end` itself).
+AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string& role,
+                                 const std::vector<core::Action>& acts, int& budget) {
+    MovePlan plan;
+    struct Node {
+        core::GameState g;
+        size_t first;  // index in `acts` of the step that leads here
+        int hexes;     // hexes used so far (-1: unknown)
+    };
+    auto end_value = [&](const core::GameState& g, const core::Action& end, int hexes, Evaluation& ev) {
+        const double p = attrition_chance(g, std::max(hexes, 0));
+        auto with_face = [&](int face) {
+            core::GameState c = g;
+            c.forced_dice = {face};
+            --budget;
+            rules_->apply(c, role, end);
+            c.forced_dice.clear();
+            int small = 12;  // the attrition victims chosen (movement.attrition)
+            rollout(c, role, "movement.stack", small);
+            return evaluate(c, role);
+        };
+        if (p < 0) {  // no table: the mean over the die's faces
+            Evaluation mean;
+            for (int f = 1; f <= 6; ++f) add(mean, with_face(f), 1.0 / 6.0);
+            ev = mean;
+            return ev.total;
+        }
+        ev = with_face(1);
+        if (p > 0) {
+            Evaluation worst = with_face(6), mean;
+            add(mean, ev, 1.0 - p);
+            add(mean, worst, p);
+            ev = mean;
+        }
+        return ev.total;
+    };
+    // where the stack stands: the hexes used so far are one less than the cheapest step's
+    int root_hexes = -1;
+    for (const auto& a : acts)
+        if (a.kind == "to" && !forced_march(a)) {
+            const int n = hexes_in_label(a.label);
+            if (n > 0 && (root_hexes < 0 || n - 1 < root_hexes)) root_hexes = n - 1;
+        }
+    std::deque<Node> open;
+    std::set<std::string> seen;
+    open.push_back({root, acts.size(), root_hexes});
+    while (!open.empty() && plan.nodes < p_.plan_nodes && budget > 0) {
+        Node n = std::move(open.front());
+        open.pop_front();
+        ++plan.nodes;
+        std::vector<core::Action> here;
+        if (n.first == acts.size()) here = acts;
+        else {
+            try {
+                here = rules_->actions(n.g, role);
+            } catch (const std::exception&) {
+                continue;
+            }
+        }
+        if (n.g.decision.step != "movement.stack" || n.g.decision.role != role) {
+            // the step ended the move itself (a reconnaissance repulsed): value the position
+            const Evaluation ev = evaluate(n.g, role);
+            if (ev.total > plan.value) {
+                plan.value = ev.total;
+                plan.eval = ev;
+                plan.first = n.first;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < here.size(); ++i) {
+            const auto& a = here[i];
+            if (a.kind == "end") {
+                Evaluation ev;
+                double v;
+                try {
+                    v = end_value(n.g, a, n.hexes, ev);
+                } catch (const std::exception&) {
+                    continue;
+                }
+                if (v > plan.value) {
+                    plan.value = v;
+                    plan.eval = ev;
+                    plan.first = n.first == acts.size() ? i : n.first;
+                }
+            } else if ((a.kind == "to" && !forced_march(a)) || a.kind == "recon") {
+                const std::string dest = a.args.empty() ? a.text() : a.args[0];
+                if (a.kind == "to" && !seen.insert(dest).second) continue;
+                Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1};
+                --budget;
+                try {
+                    rules_->apply(c.g, role, a);
+                } catch (const std::exception&) {
+                    continue;
+                }
+                open.push_back(std::move(c));
+            }
+        }
+    }
+    return plan;
+}
+
 void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                     int& budget) {
     (void)role;
@@ -188,18 +348,6 @@ void AiBot::rollout(core::GameState& g, const std::string& role, const std::stri
 }
 
 namespace {
-
-void add(Evaluation& sum, const Evaluation& e, double w) {
-    sum.total += w * e.total;
-    sum.material += w * e.material;
-    sum.objectives += w * e.objectives;
-    sum.cities += w * e.cities;
-    sum.napoleon += w * e.napoleon;
-    sum.trains += w * e.trains;
-    sum.command += w * e.command;
-    sum.supply += w * e.supply;
-    sum.length += w * e.length;
-}
 
 // The terms that changed most between two evaluations, e.g. "objectives +12.0, material -3.0":
 // what the AI expects its choice to bring (docs/ai.md "Explaining decisions").
@@ -313,11 +461,79 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             scored[i] = true;
         }
     }
+    if (step == "supply.depot" || step == "supply.setup_depot") {
+        // 7.7 (14.1 at set-up): a depot is worth the supply and the forward reach it brings, net of
+        // the train it costs in every later Turn (7.2) and of the move its stack gives up (the
+        // train on a stack is that stack's move); making no more depots is worth nothing.
+        direct = true;
+        for (size_t i = 0; i < acts.size(); ++i) {
+            const auto& a = acts[i];
+            double v = 0;
+            if (a.kind == "depot" && !a.args.empty()) {
+                const bool here = step == "supply.depot";
+                v = depot_value(worlds[0], role, a.args[0], here);
+                if (here) v -= stack_potential(worlds[0], role, a.args[0], true);
+            }
+            value[i] = v + rng_.below(1000) / 1e6;
+            scored[i] = true;
+        }
+    }
+    bool planned = false;  // a stack's move: planned whole (plan_move), not scored per step
+    if (step == "movement.stack") {
+        const MovePlan mp = plan_move(worlds[0], role, acts, budget);
+        if (mp.value > -1e17) {
+            planned = true;
+            value[mp.first] = mp.value;
+            outcome[mp.first] = mp.eval;
+            scored[mp.first] = true;
+        }
+    } else if (step == "movement.choose") {
+        // 8.2: each stack with a train either moves (its move planned whole) or stays, its
+        // train discarded by passing (the only way to keep it in place: a begun move cannot
+        // end where it started). The best of all goes first.
+        planned = true;
+        for (size_t i = 0; i < acts.size(); ++i) {
+            const auto& a = acts[i];
+            if (a.kind != "move" && a.kind != "pass") continue;
+            core::GameState g = worlds[0];
+            --budget;
+            try {
+                rules_->apply(g, role, a);
+                if (a.kind == "pass") {
+                    outcome[i] = evaluate(g, role);
+                    value[i] = outcome[i].total + rng_.below(1000) / 1e6;
+                } else {
+                    if (g.decision.step != "movement.stack" || g.decision.role != role) continue;
+                    const MovePlan mp = plan_move(g, role, rules_->actions(g, role), budget);
+                    if (mp.value < -1e17) continue;
+                    outcome[i] = mp.eval;
+                    value[i] = mp.value + rng_.below(1000) / 1e6;
+                }
+                scored[i] = true;
+            } catch (const std::exception&) {
+            }
+        }
+    }
+    // Ending a repeated choice (no more attacks, commanders, reinforcements...) leaves the
+    // position as it stands: valued so, at the same horizon as the other candidates (the state
+    // after `done` already contains the next phase, whose effects every candidate shares).
+    auto stops_here = [&](const core::Action& a) {
+        return (a.kind == "done" || a.kind == "pass") && !continues_procedure(step) && step != "movement.choose" &&
+               step != "game.begin_phase";
+    };
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
-    for (size_t i = 0; i < acts.size() && !direct; ++i) {
+    for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {
         if (futile(acts[i], step)) continue;
         if (static_cast<int>(i) >= p_.max_candidates) break;
+        if (stops_here(acts[i])) {
+            Evaluation mean;
+            for (const auto& w : worlds) add(mean, evaluate(w, role), 1.0 / static_cast<double>(worlds.size()));
+            outcome[i] = mean;
+            value[i] = mean.total + 0.01 + (rng_.below(1000) / 1e6);  // nothing gained: stop
+            scored[i] = true;
+            continue;
+        }
         Evaluation sum;
         int n = 0;
         for (int k = 0; k < p_.samples; ++k) {
@@ -357,6 +573,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         why.precision(1);
         why << std::fixed;
         if (direct) why << "train value " << value[best];
+        else if (planned) why << "planned move, value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         else why << "value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         // the runner-up, so a designer sees what was weighed
         size_t second = best;

@@ -37,6 +37,11 @@ struct Profile {
     int disrupted_face_of_unit = 1;
     std::map<int, std::vector<hex::Hex>> uss;  // side index -> Ultimate Supply Source hexes
     std::vector<int> depot_face;               // per counter type: the face index "depot", or -1
+    // per counter type: the objectives (indices into `objectives`) its army marches on; empty:
+    // the nearest one (Paris counted nearer)
+    std::vector<std::vector<int>> targets;
+    std::set<std::int64_t> cities;             // hexes with the feature "city" (depot sites, 7.7)
+    int eliminated_box = -1;                   // the box "eliminated", if the map has one
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -62,11 +67,28 @@ const Profile& profile(const core::ModuleDef& d) {
         auto army = ct.stats.find("army");
         p.held_until_turn4.push_back(d.id == "napoleon_1814" && army != ct.stats.end() && army->second.is_string() &&
                                      (army->second.as_string() == "pyrenees" || army->second.as_string() == "peninsula"));
+        // 1814 (14.4, 14.8): Wellington's army marches on Bordeaux, the Austrians of Italy and
+        // Murat's Neapolitans on Marseilles, the main armies (Bohemia, Silesia, North) on Paris
+        std::vector<int> target;
+        if (d.id == "napoleon_1814" && army != ct.stats.end() && army->second.is_string()) {
+            const std::string& a = army->second.as_string();
+            if (a == "peninsula") target = {1};
+            else if (a == "italy_austria" || a == "naples") target = {2};
+            else if (a == "bohemia" || a == "silesia" || a == "north") target = {0};
+        }
+        p.targets.push_back(target);
         auto nation = ct.stats.find("nation");
         p.shortens_game.push_back(d.id == "napoleon_1814" &&
                                   (ct.id == "bernadotte" || (nation != ct.stats.end() && nation->second.is_string() &&
                                                              nation->second.as_string() == "sweden")));
     }
+    for (size_t bi = 0; bi < d.map.boxes.size(); ++bi)
+        if (d.map.boxes[bi].id == "eliminated") p.eliminated_box = static_cast<int>(bi);
+    int city_feature = -1;
+    for (size_t fi = 0; fi < d.map.feature_types.size(); ++fi)
+        if (d.map.feature_types[fi].id == "city") city_feature = static_cast<int>(fi);
+    for (const auto& hd : d.map.hexes)
+        if (city_feature >= 0 && std::count(hd.features.begin(), hd.features.end(), city_feature)) p.cities.insert(key(hd.hex));
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
     if (d.id == "napoleon_1814") {
@@ -111,13 +133,66 @@ int dist_to(const Objective& o, hex::Hex h) {
     return it == o.dist.end() ? 99 : it->second;
 }
 
+// The weights of the attacker's terms (docs/ai.md "Evaluation").
+constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per hex nearer its objective
+constexpr double kOutOfSupply = 4.0;      // per unit (x (1 + OF/2)), doubled when already disrupted
+constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
+constexpr double kFrontierCity = 4.0;     // per hex a held city lies beyond the depot net (7.7)
+
+// Hexes from `h` to the objective of a unit of type `t`: its army's, else the nearest (Paris,
+// the capital, counted at 2/3 of its distance).
+int target_distance(const Profile& p, size_t t, hex::Hex h) {
+    int best = 99;
+    if (!p.targets[t].empty()) {
+        for (int oi : p.targets[t])
+            if (oi < static_cast<int>(p.objectives.size())) best = std::min(best, dist_to(p.objectives[static_cast<size_t>(oi)], h));
+        return best;
+    }
+    for (const auto& o : p.objectives) {
+        const int dd = o.capital ? dist_to(o, h) : (dist_to(o, h) * 3 + 1) / 2;
+        best = std::min(best, dd);
+    }
+    return best;
+}
+
 // The module's real supply status (rules.ai_features, 6.1-6.2): side index -> keys of the hexes
 // holding that side's out-of-supply stacks. False when the module exports no ai_features (or it
 // failed): the caller falls back on the distance approximation.
-bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out) {
+// The supply status depends only on where the pieces are and on which face (depots, disrupted
+// cavalry) and on the season: positions that differ only in commanders, markers or the decision
+// share it. Cached per decision (set_feature_rules clears it), so the Lua trace runs once per
+// distinct position.
+thread_local std::unordered_map<std::uint64_t, std::map<int, std::set<std::int64_t>>> g_supply_cache;
+thread_local std::uint64_t g_supply_hits = 0, g_supply_misses = 0;
+
+std::uint64_t supply_key(const core::GameState& s, const std::vector<bool>& commander) {
+    std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(s.turn);
+    auto mix = [&h](std::uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 1099511628211ull;
+    };
+    for (int i = 0; i < s.piece_count(); ++i) {
+        const auto& pc = s.piece(i);
+        if (pc.owner < 0 || !pc.loc.is_hex() || commander[static_cast<size_t>(pc.type)]) continue;
+        mix(static_cast<std::uint64_t>(i) * 31 + static_cast<std::uint64_t>(pc.type));
+        mix(static_cast<std::uint64_t>(key(pc.loc.hex)));
+        mix(static_cast<std::uint64_t>(pc.face) * 7 + static_cast<std::uint64_t>(pc.owner));
+    }
+    return h;
+}
+
+bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out,
+                 const std::vector<bool>& commander) {
     script::RulesHost* r = g_feature_rules;
     if (!r || &r->def() != &s.def() || !r->has_function("ai_features")) return false;
     const core::ModuleDef& d = s.def();
+    const std::uint64_t ck = supply_key(s, commander);
+    if (auto it = g_supply_cache.find(ck); it != g_supply_cache.end()) {
+        ++g_supply_hits;
+        out = it->second;
+        return true;
+    }
+    ++g_supply_misses;
     try {
         core::GameState c = s;
         for (size_t si = 0; si < d.sides.size(); ++si) {
@@ -139,12 +214,19 @@ bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>
         out.clear();
         return false;
     }
+    if (g_supply_cache.size() > 20000) g_supply_cache.clear();
+    g_supply_cache.emplace(ck, out);
     return true;
 }
 
 }  // namespace
 
-void set_feature_rules(script::RulesHost* rules) { g_feature_rules = rules; }
+void set_feature_rules(script::RulesHost* rules) {
+    g_feature_rules = rules;
+    g_supply_cache.clear();
+}
+
+std::pair<std::uint64_t, std::uint64_t> supply_cache_stats() { return {g_supply_hits, g_supply_misses}; }
 
 std::string Evaluation::describe() const {
     char buf[240];
@@ -190,6 +272,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     int nap_hex_own2 = 0;
     std::optional<hex::Hex> nap_hex;
     std::map<std::int64_t, int> enemy_of2_at;  // attacker OF near Napoleon
+    std::map<std::int64_t, hex::Hex> held_cities;  // the attacker's cities in supply
     // 6.1-6.2: the module's own trace (rules.ai_features) when it exports one; otherwise,
     // approximately: a unit is in supply within the supply range (5 hexes, 3 in
     // Winter) of one of its side's depots or Ultimate Supply Sources (terrain, enemy units and
@@ -201,7 +284,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             sources[pc.owner].push_back(pc.loc.hex);
     const int range = winter(s) ? 3 : 5;
     std::map<int, std::set<std::int64_t>> unsupplied;
-    const bool real = real_supply(s, unsupplied);
+    const bool real = real_supply(s, unsupplied, p.commander);
     auto supplied = [&](int side, hex::Hex h) {
         if (real) return unsupplied[side].count(key(h)) == 0;
         for (const hex::Hex& src : sources[side])
@@ -218,26 +301,52 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             !d.map.in_region(pc.loc.hex, "east_of_rhine"))
             shortened = true;
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
-        if (p.unit[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex))
-            e.supply += (pc.owner == role_idx ? -1.0 : 1.0) * 4.0 * (1.0 + p.of2[t] / 4.0);
-        if (p.genuine_train[t] && pc.loc.is_hex()) e.trains += (pc.owner == role_idx ? 1.5 : -1.5);
+        if (p.unit[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
+            // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
+            const double w = kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+            e.supply += pc.owner == role_idx ? -w : w;
+        }
+        if (p.genuine_train[t] && pc.loc.is_hex()) {
+            const bool depot = p.depot_face[t] >= 0 && pc.face == p.depot_face[t];
+            // 7.2: each depot on the map costs a Supply Train in every later Turn
+            if (depot) e.trains -= pc.owner == role_idx ? kDepotUpkeep : 0.0;
+            else e.trains += pc.owner == role_idx ? 1.5 : -1.5;
+        }
         if (!p.unit[t]) continue;
         if (!pc.loc.is_hex()) {
             // not on the map (to come, or eliminated): as far from the objectives as can be
-            if (pc.owner == att_idx && !p.objectives.empty()) obj_att -= 60 * (0.5 + p.of2[t] / 8.0);
+            // (eliminated: counted as 12 hexes away, so a march that risks a unit (8.7) still
+            // pays when it brings the stack 3 hexes nearer)
+            const bool lost = pc.loc.is_box() && pc.loc.box == p.eliminated_box;
+            if (pc.owner == att_idx && !p.objectives.empty())
+                obj_att -= kObjectivePerHex * (lost ? 12 : 30) * (0.5 + p.of2[t] / 8.0);
             continue;
         }
         const double v = p.of2[t] * (pc.face == p.disrupted_face_of_unit ? 0.6 : 1.0) + 1.0;
         e.material += pc.owner == role_idx ? v : -v;
         if (pc.owner == att_idx && !p.objectives.empty()) {
-            // The attacker's units want to be at their nearest objective (Paris counts more).
-            int best = 99;
-            for (const auto& o : p.objectives) {
-                const int dd = dist_to(o, pc.loc.hex) * (o.capital ? 2 : 3);
-                best = std::min(best, dd);
+            // The attacker's units march on their army's objective (or the nearest, Paris
+            // counted nearer); every hex nearer counts, so a march pays against a short spell
+            // out of supply.
+            const int dd = target_distance(p, t, pc.loc.hex);
+            for (const auto& o : p.objectives)
                 if (dist_to(o, pc.loc.hex) == 0) (o.capital ? paris : south) = true;
+            obj_att -= kObjectivePerHex * std::min(dd, 30) * (0.5 + p.of2[t] / 8.0);
+            if (p.cities.count(key(pc.loc.hex)) && supplied(pc.owner, pc.loc.hex)) held_cities.emplace(key(pc.loc.hex), pc.loc.hex);
+        }
+    }
+    // 7.7-7.8: a city the attacker holds in supply beyond its depot net is where the net can grow
+    // next Turn (a depot in an unfriendly city needs a friendly stack): worth holding.
+    if (att_idx >= 0 && !held_cities.empty()) {
+        for (const auto& [ck, c] : held_cities) {
+            (void)ck;
+            double best = 0;
+            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+                int frontier = 99;
+                for (const hex::Hex& src : sources[att_idx]) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
+                best = std::max(best, static_cast<double>(std::min(5, frontier - dist_to(p.objectives[oi], c))));
             }
-            obj_att -= std::min(best, 60) * (0.5 + p.of2[t] / 8.0);
+            obj_att += kFrontierCity * best;
         }
     }
     if (paris) cities_att += 120;
@@ -289,7 +398,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
 
 constexpr double kDepotCost = 20.0;
 
-double depot_value(const core::GameState& s, const std::string& role, const std::string& label) {
+double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here) {
     const core::ModuleDef& d = s.def();
     auto h = d.map.parse_label(label);
     const int t = d.counter_type_index(role + "_supply");
@@ -302,7 +411,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     // placed before the depots are made, 7.7), gains nothing from one more.
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
-        if (pc.owner == side && (p.genuine_train[static_cast<size_t>(pc.type)] ||
+        if (pc.owner == side && ((p.genuine_train[static_cast<size_t>(pc.type)] && !train_here) ||
                                  (p.depot_face[static_cast<size_t>(pc.type)] >= 0 && pc.face == p.depot_face[static_cast<size_t>(pc.type)])))
             return 0;
     }
@@ -313,6 +422,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
         const auto& pc = b.piece(i);
         if (pc.owner != side || !pc.loc.is_hex() || !p.genuine_train[static_cast<size_t>(pc.type)] || pc.face == face)
             continue;
+        if (train_here && pc.loc.hex == *h) continue;  // the train being decided on
         bool alone = true;
         for (int j : b.stack(pc.loc))
             if (b.piece(j).owner == side && p.unit[static_cast<size_t>(b.piece(j).type)]) alone = false;
@@ -355,14 +465,14 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     return gain + forward - kDepotCost;
 }
 
-double stack_potential(const core::GameState& s, const std::string& role, const std::string& label) {
+double stack_potential(const core::GameState& s, const std::string& role, const std::string& label, bool ignore_train) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);
     if (!h) return 0;
     const int role_idx = d.side_index(role);
     const int att_idx = p.attacker.empty() ? -1 : d.side_index(p.attacker);
-    double own = 0, dist = 0;
+    double own = 0, dist = 0, wdist = 0;
     bool cmd = false, disrupted = false;
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
@@ -372,23 +482,22 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (!p.unit[t]) continue;
         if (p.held_until_turn4[t] && s.turn < 4) continue;  // 14.8: may not move yet
         own += 0.5 + p.of2[t] / 8.0;
+        if (!p.objectives.empty()) wdist += (0.5 + p.of2[t] / 8.0) * std::min(target_distance(p, t, *h), 15);
         if (pc.face == p.disrupted_face_of_unit) disrupted = true;
     }
     if (own == 0) return 0;
+    dist = wdist / own;
     // 8.3: no Commander, no move; a disrupted unit: the train serves to rally (8.1) first
     if (!cmd) own *= 0.1;
     else if (disrupted) own *= 0.6;
     // one train per stack is enough (7.3): a second one adds nothing
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
-        if (pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
+        if (!ignore_train && pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
     }
     if (role_idx == att_idx) {
-        int best = 99;
-        for (const auto& o : p.objectives) best = std::min(best, dist_to(o, *h) * (o.capital ? 2 : 3));
-        dist = std::min(best, 30);
         // a stack already on its objective need not move; far ones gain a full move
-        return own * std::min(dist, 10.0);
+        return own * 2.0 * std::min(dist, 5.0);
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;
