@@ -137,11 +137,15 @@ Params params_for(Level l) {
             p.lookahead = false;
             p.epsilon = 0.25;
             p.apply_budget = 300;
+            p.plan_nodes = 12;
+            p.commander_candidates = 6;
             break;
         case Level::Normal:
             break;
         case Level::Hard:
             p.samples = 3;
+            p.plan_nodes = 60;
+            p.commander_candidates = 24;
             p.apply_budget = 2400;
             break;
     }
@@ -436,6 +440,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     } feature_guard(rules_.get());
     std::vector<core::GameState> worlds;
     for (int k = 0; k < p_.samples; ++k) worlds.push_back(determinize(s, role, rng_));
+    struct RootGuard {
+        explicit RootGuard(const core::GameState* g) { set_supply_root(g); }
+        ~RootGuard() { set_supply_root(nullptr); }
+    } root_guard(&worlds[0]);
     const Evaluation before = evaluate(worlds[0], role);
 
     int budget = p_.apply_budget;
@@ -488,29 +496,46 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             scored[mp.first] = true;
         }
     } else if (step == "movement.choose") {
-        // 8.2: each stack with a train either moves (its move planned whole) or stays, its
-        // train discarded by passing (the only way to keep it in place: a begun move cannot
-        // end where it started). The best of all goes first.
+        // 8.2: each stack with a train either moves or stays (its train discarded by passing: a
+        // begun move cannot end where it started). The stacks go in the order of what their move
+        // is worth (stack_potential); the first one's move is planned whole (plan_move) and
+        // taken if it beats staying, else that stack passes.
         planned = true;
-        for (size_t i = 0; i < acts.size(); ++i) {
-            const auto& a = acts[i];
-            if (a.kind != "move" && a.kind != "pass") continue;
-            core::GameState g = worlds[0];
-            --budget;
-            try {
-                rules_->apply(g, role, a);
-                if (a.kind == "pass") {
-                    outcome[i] = evaluate(g, role);
-                    value[i] = outcome[i].total + rng_.below(1000) / 1e6;
-                } else {
-                    if (g.decision.step != "movement.stack" || g.decision.role != role) continue;
-                    const MovePlan mp = plan_move(g, role, rules_->actions(g, role), budget);
-                    if (mp.value < -1e17) continue;
-                    outcome[i] = mp.eval;
-                    value[i] = mp.value + rng_.below(1000) / 1e6;
+        size_t first = acts.size();
+        double first_v = -1e18;
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (acts[i].kind == "move" && !acts[i].args.empty()) {
+                const double v = stack_potential(worlds[0], role, acts[i].args[0], true) + rng_.below(1000) / 1e6;
+                if (v > first_v) {
+                    first_v = v;
+                    first = i;
                 }
-                scored[i] = true;
-            } catch (const std::exception&) {
+            }
+        if (first < acts.size()) {
+            const std::string at = acts[first].args[0];
+            for (size_t i = 0; i < acts.size(); ++i) {
+                const auto& a = acts[i];
+                // the stack's own move, or passing with its train (the one at its hex)
+                const bool pass_here = a.kind == "pass" && ((!a.hexes.empty() && a.hexes[0] == at) ||
+                                                            a.label.find(" at " + at + " ") != std::string::npos);
+                if (i != first && !pass_here) continue;
+                core::GameState g = worlds[0];
+                --budget;
+                try {
+                    rules_->apply(g, role, a);
+                    if (a.kind == "pass") {
+                        outcome[i] = evaluate(g, role);
+                        value[i] = outcome[i].total;
+                    } else {
+                        if (g.decision.step != "movement.stack" || g.decision.role != role) continue;
+                        const MovePlan mp = plan_move(g, role, rules_->actions(g, role), budget);
+                        if (mp.value < -1e17) continue;
+                        outcome[i] = mp.eval;
+                        value[i] = mp.value;
+                    }
+                    scored[i] = true;
+                } catch (const std::exception&) {
+                }
             }
         }
     }
@@ -521,10 +546,26 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         return (a.kind == "done" || a.kind == "pass") && !continues_procedure(step) && step != "movement.choose" &&
                step != "game.begin_phase";
     };
+    // 12.1: commanders' moves are many (every commander to every hex within 3): a cheap prior
+    // (what the move does to the `command` term: a stack gaining or losing its only Commander)
+    // picks the few worth a full look; Napoleon's moves are always looked at (14.4).
+    std::vector<bool> shortlisted(acts.size(), true);
+    if (step == "commanders.move" && static_cast<int>(acts.size()) > p_.commander_candidates) {
+        std::vector<std::pair<double, size_t>> prior;
+        for (size_t i = 0; i < acts.size(); ++i) {
+            double v = 1e9;  // pass and anything unusual: always looked at
+            if (acts[i].kind == "move" && acts[i].args.size() >= 2)
+                v = commander_move_prior(worlds[0], role, acts[i].args[0], acts[i].args[1]) + rng_.below(1000) / 1e6;
+            prior.push_back({v, i});
+        }
+        std::sort(prior.begin(), prior.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::fill(shortlisted.begin(), shortlisted.end(), false);
+        for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) shortlisted[prior[k].second] = true;
+    }
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
     for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {
-        if (futile(acts[i], step)) continue;
+        if (futile(acts[i], step) || !shortlisted[i]) continue;
         if (static_cast<int>(i) >= p_.max_candidates) break;
         if (stops_here(acts[i])) {
             Evaluation mean;
@@ -585,7 +626,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     }
     explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
     if (std::ostream* out = debug_out()) {
-        *out << "[ai] " << explanation_ << "\n    before: " << before.describe();
+        *out << "[ai] " << explanation_ << " {"
+             << static_cast<int>(1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
+             << " ms; supply traces " << supply_cache_stats().second << " / "
+             << static_cast<int>(1000 * supply_trace_seconds()) << " ms so far}\n    before: " << before.describe();
         if (any && !direct) *out << "\n    after:  " << outcome[best].describe();
         *out << "\n";
         if (g_debug_level > 1)

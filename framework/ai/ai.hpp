@@ -37,6 +37,7 @@ struct Params {
     double epsilon = 0.0;    // chance of a random legal action (easy)
     bool lookahead = true;   // play the procedure to its end before evaluating
     int plan_nodes = 40;     // positions a stack's move planner visits (8.4: up to 3 hexes away)
+    int commander_candidates = 12;  // commanders' moves (12.1) fully scored, by a cheap prior
 };
 Params params_for(Level l);
 
@@ -56,6 +57,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role);
 void set_feature_rules(script::RulesHost* rules);
 // How much `role` gains by letting the stack at `hex` move or rally this Turn (7.3): used to
 // allocate Supply Trains, whose effect the procedure rollout cannot see.
+// The cheap prior of moving commander `piece` to `hex` (12.1): the change of the `command` term
+// (a stack gaining its first Commander, or losing its last); Napoleon always first.
+double commander_move_prior(const core::GameState& s, const std::string& role, const std::string& piece,
+                            const std::string& hex);
 // `ignore_train`: as if the stack had no Supply Train yet (what it loses if its train becomes a
 // depot, 7.7).
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
@@ -67,6 +72,10 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
                    bool train_here = false);
 // Hits and misses of the cache of rules.ai_features results (for tests and the profile).
 std::pair<std::uint64_t, std::uint64_t> supply_cache_stats();
+double supply_trace_seconds();
+// Trace each side's supply field once, at `root` (null: forget it); evaluate() then judges
+// positions against it instead of tracing each (rules.ai_supply_field, when the module has it).
+void set_supply_root(const core::GameState* root);  // time spent in rules.ai_features so far (this thread)
 
 // A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
 // (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is

@@ -1,12 +1,14 @@
 // The static evaluation (docs/ai.md "Evaluation"). Generic parts (material) work for any module
 // whose units carry the cnw stats (of2, faces ready/disrupted); the objectives are 1814's 14.4.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ai/ai.hpp"
 #include "script/rules_host.hpp"
@@ -42,6 +44,7 @@ struct Profile {
     std::vector<std::vector<int>> targets;
     std::set<std::int64_t> cities;             // hexes with the feature "city" (depot sites, 7.7)
     int eliminated_box = -1;                   // the box "eliminated", if the map has one
+    std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -62,6 +65,11 @@ const Profile& profile(const core::ModuleDef& d) {
         p.napoleon.push_back(ct.id == "napoleon");
         p.commander.push_back(ct.category == "commander");
         p.depot_face.push_back(ct.face_index("depot"));
+        auto flag = [&](const char* stat) {
+            auto it = ct.stats.find(stat);
+            return it != ct.stats.end() && it->second.is_int() && it->second.as_int() == 1;
+        };
+        p.deemed_supplied.push_back(flag("cossack") || flag("garrison"));
         auto g = ct.stats.find("genuine");
         p.genuine_train.push_back(g != ct.stats.end() && g->second.is_int() && g->second.as_int() == 1);
         auto army = ct.stats.find("army");
@@ -135,7 +143,7 @@ int dist_to(const Objective& o, hex::Hex h) {
 
 // The weights of the attacker's terms (docs/ai.md "Evaluation").
 constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per hex nearer its objective
-constexpr double kOutOfSupply = 4.0;      // per unit (x (1 + OF/2)), doubled when already disrupted
+constexpr double kOutOfSupply = 2.0;      // per unit (x (1 + OF/2)), doubled when already disrupted
 constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
 constexpr double kFrontierCity = 4.0;     // per hex a held city lies beyond the depot net (7.7)
 
@@ -164,6 +172,7 @@ int target_distance(const Profile& p, size_t t, hex::Hex h) {
 // distinct position.
 thread_local std::unordered_map<std::uint64_t, std::map<int, std::set<std::int64_t>>> g_supply_cache;
 thread_local std::uint64_t g_supply_hits = 0, g_supply_misses = 0;
+thread_local double g_supply_seconds = 0;
 
 std::uint64_t supply_key(const core::GameState& s, const std::vector<bool>& commander) {
     std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(s.turn);
@@ -181,6 +190,17 @@ std::uint64_t supply_key(const core::GameState& s, const std::vector<bool>& comm
     return h;
 }
 
+// The supply field of each side traced once at the decision's root (rules.ai_supply_field), and
+// the stacks in supply there: the search judges the positions it reaches against them (a stack
+// is in supply where the root's field reaches, or where it already was in supply), instead of
+// tracing each position. Depots change the field: depot_value traces exactly (g_exact).
+struct SupplyRoot {
+    bool set = false;
+    std::map<int, std::unordered_set<std::int64_t>> field, in;
+};
+thread_local SupplyRoot g_root;
+thread_local bool g_exact = false;
+
 bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out,
                  const std::vector<bool>& commander) {
     script::RulesHost* r = g_feature_rules;
@@ -193,6 +213,11 @@ bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>
         return true;
     }
     ++g_supply_misses;
+    const auto t0 = std::chrono::steady_clock::now();
+    struct Clock {
+        std::chrono::steady_clock::time_point t0;
+        ~Clock() { g_supply_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+    } clock{t0};
     try {
         core::GameState c = s;
         for (size_t si = 0; si < d.sides.size(); ++si) {
@@ -226,7 +251,40 @@ void set_feature_rules(script::RulesHost* rules) {
     g_supply_cache.clear();
 }
 
+void set_supply_root(const core::GameState* root) {
+    g_root = {};
+    script::RulesHost* r = g_feature_rules;
+    if (!root || !r || &r->def() != &root->def() || !r->has_function("ai_supply_field") ||
+        !r->has_function("ai_features"))
+        return;
+    const core::ModuleDef& d = root->def();
+    try {
+        core::GameState c = *root;
+        for (size_t si = 0; si < d.sides.size(); ++si) {
+            const int side = static_cast<int>(si);
+            const core::Value f = r->call(c, "ai_supply_field", {core::Value(d.sides[si].id)});
+            const core::Value v = r->call(c, "ai_features", {core::Value(d.sides[si].id)});
+            if (!f.is_object() || !v.is_object()) return;
+            for (const auto& [label, flag] : f.as_object()) {
+                (void)flag;
+                if (auto h = d.map.parse_label(label)) g_root.field[side].insert(key(*h));
+            }
+            auto it = v.as_object().find("in_supply");
+            if (it != v.as_object().end() && it->second.is_object())
+                for (const auto& [label, flag] : it->second.as_object()) {
+                    (void)flag;
+                    if (auto h = d.map.parse_label(label)) g_root.in[side].insert(key(*h));
+                }
+        }
+    } catch (const std::exception&) {
+        g_root = {};
+        return;
+    }
+    g_root.set = true;
+}
+
 std::pair<std::uint64_t, std::uint64_t> supply_cache_stats() { return {g_supply_hits, g_supply_misses}; }
+double supply_trace_seconds() { return g_supply_seconds; }
 
 std::string Evaluation::describe() const {
     char buf[240];
@@ -284,8 +342,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             sources[pc.owner].push_back(pc.loc.hex);
     const int range = winter(s) ? 3 : 5;
     std::map<int, std::set<std::int64_t>> unsupplied;
-    const bool real = real_supply(s, unsupplied, p.commander);
+    const bool approx = g_root.set && !g_exact;
+    const bool real = !approx && real_supply(s, unsupplied, p.commander);
     auto supplied = [&](int side, hex::Hex h) {
+        if (approx) return g_root.field[side].count(key(h)) > 0 || g_root.in[side].count(key(h)) > 0;
         if (real) return unsupplied[side].count(key(h)) == 0;
         for (const hex::Hex& src : sources[side])
             if (hex::distance(src, h) <= range) return true;
@@ -301,7 +361,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             !d.map.in_region(pc.loc.hex, "east_of_rhine"))
             shortened = true;
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
-        if (p.unit[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
+        if (p.unit[t] && !p.deemed_supplied[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
             // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
             const double w = kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
             e.supply += pc.owner == role_idx ? -w : w;
@@ -398,7 +458,50 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
 
 constexpr double kDepotCost = 20.0;
 
+// The attacker's supply net must follow its advance (6.1, 7.8): what a depot at `h` adds by
+// reaching nearer the objectives.
+double forward_value(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex hx) {
+    const hex::Hex* h = &hx;
+    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer the
+    // objectives than every source it has (depots, trains allocated this Turn, the USS) is worth
+    // 10 per hex gained, if it serves an army (own units within 3 hexes, by weight, up to 4).
+    double forward = 0;
+    if (!p.attacker.empty() && role == p.attacker && !p.objectives.empty()) {
+        auto nearest = [&](hex::Hex x) {
+            int best = 99;
+            for (const auto& o : p.objectives) best = std::min(best, dist_to(o, x));
+            return best;
+        };
+        int from = 99;
+        if (auto it = p.uss.find(side); it != p.uss.end())
+            for (const hex::Hex& u : it->second) from = std::min(from, nearest(u));
+        double army = 0;
+        for (const auto& pc : s.pieces()) {
+            if (pc.owner != side || !pc.loc.is_hex()) continue;
+            const size_t pt = static_cast<size_t>(pc.type);
+            const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
+            bool pending = false;  // a train alone on a city: a depot to be made this Turn
+            if (!depot && p.genuine_train[pt]) {
+                pending = true;
+                for (int j : s.stack(pc.loc))
+                    if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
+            }
+            if (depot || pending) from = std::min(from, nearest(pc.loc.hex));
+            if (p.unit[pt] && hex::distance(pc.loc.hex, *h) <= 3) army += 0.5 + p.of2[pt] / 8.0;
+        }
+        forward = 10.0 * std::max(0, from - nearest(*h)) * std::min(army, 4.0) / 4.0;
+    }
+    return forward;
+}
+
+
+
 double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here) {
+    struct Exact {  // a depot changes the supply field: trace it for real
+        bool was = g_exact;
+        Exact() { g_exact = true; }
+        ~Exact() { g_exact = was; }
+    } exact;
     const core::ModuleDef& d = s.def();
     auto h = d.map.parse_label(label);
     const int t = d.counter_type_index(role + "_supply");
@@ -430,39 +533,71 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     }
     core::GameState c = b;
     c.create_piece(t, "ai_depot_probe", side, core::Location::at(*h), face);
-    const double gain = evaluate(c, role).supply - evaluate(b, role).supply;
-    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer the
-    // objectives than every source it has (depots, trains allocated this Turn, the USS) is worth
-    // 10 per hex gained, if it serves an army (own units within 3 hexes, by weight, up to 4).
-    double forward = 0;
-    if (!p.attacker.empty() && role == p.attacker && !p.objectives.empty()) {
-        auto nearest = [&](hex::Hex x) {
-            int best = 99;
-            for (const auto& o : p.objectives) best = std::min(best, dist_to(o, x));
-            return best;
-        };
-        int from = 99;
-        if (auto it = p.uss.find(side); it != p.uss.end())
-            for (const hex::Hex& u : it->second) from = std::min(from, nearest(u));
-        double army = 0;
-        for (const auto& pc : s.pieces()) {
-            if (pc.owner != side || !pc.loc.is_hex()) continue;
+    if (g_root.set) {
+        // the root's supply field, extended by the depot's range (hex distance: an approximation
+        // of the route, 6.2): what it brings into supply
+        g_exact = false;
+        const int reach = winter(b) ? 3 : 5;
+        double gain = 0;
+        for (const auto& pc : b.pieces()) {
             const size_t pt = static_cast<size_t>(pc.type);
-            const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
-            bool pending = false;  // a train alone on a city: a depot to be made this Turn
-            if (!depot && p.genuine_train[pt]) {
-                pending = true;
-                for (int j : s.stack(pc.loc))
-                    if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
-            }
-            if (depot || pending) from = std::min(from, nearest(pc.loc.hex));
-            if (p.unit[pt] && hex::distance(pc.loc.hex, *h) <= 3) army += 0.5 + p.of2[pt] / 8.0;
+            if (pc.owner != side || !pc.loc.is_hex() || !p.unit[pt] || p.deemed_supplied[pt]) continue;
+            const std::int64_t k = key(pc.loc.hex);
+            if (g_root.field[side].count(k) || g_root.in[side].count(k)) continue;
+            bool served = false;  // by a depot being made this Turn
+            for (const auto& q : b.pieces())
+                if (q.owner == side && q.loc.is_hex() && q.face == face && p.genuine_train[static_cast<size_t>(q.type)] &&
+                    hex::distance(q.loc.hex, pc.loc.hex) <= reach)
+                    served = true;
+            if (!served && hex::distance(pc.loc.hex, *h) <= reach)
+                gain += kOutOfSupply * (1.0 + p.of2[pt] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
         }
-        forward = 10.0 * std::max(0, from - nearest(*h)) * std::min(army, 4.0) / 4.0;
+        return gain + forward_value(s, p, side, role, *h) - kDepotCost;
     }
+    // only own units out of supply near the hex can gain (the trace is costly: skipped otherwise)
+    bool near_unsupplied = true;
+    {
+        std::map<int, std::set<std::int64_t>> out;
+        if (real_supply(b, out, p.commander)) {
+            near_unsupplied = false;
+            const int reach = (winter(b) ? 3 : 5) + 1;
+            for (const auto& pc : b.pieces())
+                if (pc.owner == side && pc.loc.is_hex() && p.unit[static_cast<size_t>(pc.type)] &&
+                    out[side].count(key(pc.loc.hex)) && hex::distance(pc.loc.hex, *h) <= reach)
+                    near_unsupplied = true;
+        }
+    }
+    const double gain = near_unsupplied ? evaluate(c, role).supply - evaluate(b, role).supply : 0.0;
+    const double forward = forward_value(s, p, side, role, *h);
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
     return gain + forward - kDepotCost;
+}
+
+double commander_move_prior(const core::GameState& s, const std::string& role, const std::string& piece,
+                            const std::string& label) {
+    const core::ModuleDef& d = s.def();
+    const Profile& p = profile(d);
+    const int i = s.find_piece(piece);
+    auto to = d.map.parse_label(label);
+    if (i < 0 || !to || !s.piece(i).loc.is_hex()) return 0;
+    if (p.napoleon[static_cast<size_t>(s.piece(i).type)]) return 1e6;
+    const int side = d.side_index(role);
+    auto weight = [&](core::Location at, int& commanders) {
+        double w = 0;
+        commanders = 0;
+        for (int j : s.stack(at)) {
+            const auto& pc = s.piece(j);
+            if (pc.owner != side) continue;
+            const size_t t = static_cast<size_t>(pc.type);
+            if (p.commander[t]) ++commanders;
+            else if (p.unit[t]) w += 0.5 + p.of2[t] / 8.0;
+        }
+        return std::min(w, 6.0);
+    };
+    int c_from = 0, c_to = 0;
+    const double w_from = weight(s.piece(i).loc, c_from), w_to = weight(core::Location::at(*to), c_to);
+    return (c_to == 0 ? 2.0 * w_to : 0.0) - (c_from == 1 ? 2.0 * w_from : 0.0);
 }
 
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& label, bool ignore_train) {
