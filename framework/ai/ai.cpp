@@ -443,7 +443,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     struct RootGuard {
         explicit RootGuard(const core::GameState* g) { set_supply_root(g); }
         ~RootGuard() { set_supply_root(nullptr); }
-    } root_guard(&worlds[0]);
+    } root_guard(step == "supply.convert" || step == "supply.remove_depot" ? nullptr : &worlds[0]);
+    // (converting or removing a depot changes the supply field itself: traced for real)
     const Evaluation before = evaluate(worlds[0], role);
 
     int budget = p_.apply_budget;

@@ -45,6 +45,7 @@ struct Profile {
     std::set<std::int64_t> cities;             // hexes with the feature "city" (depot sites, 7.7)
     int eliminated_box = -1;                   // the box "eliminated", if the map has one
     std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
+    bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -99,6 +100,7 @@ const Profile& profile(const core::ModuleDef& d) {
         if (city_feature >= 0 && std::count(hd.features.begin(), hd.features.end(), city_feature)) p.cities.insert(key(hd.hex));
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
+    p.forage_rule = d.counter_type_index("forage") >= 0 && d.sides.size() == 2;
     if (d.id == "napoleon_1814") {
         p.east_of_rhine = d.map.region("east_of_rhine");
         p.attacker = "coalition";
@@ -143,9 +145,9 @@ int dist_to(const Objective& o, hex::Hex h) {
 
 // The weights of the attacker's terms (docs/ai.md "Evaluation").
 constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per hex nearer its objective
-constexpr double kOutOfSupply = 2.0;      // per unit (x (1 + OF/2)), doubled when already disrupted
+constexpr double kOutOfSupply = 10.0;     // per unit (x (1 + OF/2)), doubled when already disrupted
 constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
-constexpr double kFrontierCity = 4.0;     // per hex a held city lies beyond the depot net (7.7)
+constexpr double kFrontierCity = 8.0;     // per hex a held city lies beyond the depot net (7.7)
 
 // Hexes from `h` to the objective of a unit of type `t`: its army's, else the nearest (Paris,
 // the capital, counted at 2/3 of its distance).
@@ -200,6 +202,9 @@ struct SupplyRoot {
 };
 thread_local SupplyRoot g_root;
 thread_local bool g_exact = false;
+// depot_value's gain from the root's field by hex distance (cheap, but blind to terrain and
+// rivers: off), or from the real trace (only near units out of supply)
+constexpr bool g_depot_approx = false;
 
 bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out,
                  const std::vector<bool>& commander) {
@@ -429,6 +434,37 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
     }
+    // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
+    // marker unless it has a Supply Train, and is out of supply on a die <= its units: valued at
+    // that chance (stacks on a city with their depot neither forage nor count).
+    if (p.forage_rule) {
+        std::map<std::int64_t, std::pair<hex::Hex, int>> stacks_of[2];  // side 0/1: key -> (hex, units)
+        std::map<std::int64_t, double> weight_of[2];
+        std::set<std::int64_t> depot_city[2];
+        for (const auto& pc : s.pieces()) {
+            if (pc.owner < 0 || pc.owner > 1 || !pc.loc.is_hex()) continue;
+            const size_t t = static_cast<size_t>(pc.type);
+            const std::int64_t k = key(pc.loc.hex);
+            if (p.depot_face[t] >= 0 && pc.face == p.depot_face[t] && p.cities.count(k)) depot_city[pc.owner].insert(k);
+            if (!p.unit[t] || p.deemed_supplied[t]) continue;
+            auto& st = stacks_of[pc.owner][k];
+            st.first = pc.loc.hex;
+            ++st.second;
+            weight_of[pc.owner][k] += kOutOfSupply * (1.0 + p.of2[t] / 4.0);
+        }
+        for (int side = 0; side < 2; ++side)
+            for (const auto& [k, st] : stacks_of[side]) {
+                if (depot_city[side].count(k)) continue;
+                int near = 0;
+                for (const hex::Hex n : hex::neighbours(st.first)) {
+                    const std::int64_t nk = key(n);
+                    if (stacks_of[side].count(nk) && !depot_city[side].count(nk)) ++near;
+                }
+                if (near < 2) continue;
+                const double risk = std::min(st.second, 6) / 6.0 * weight_of[side][k];
+                e.supply += side == role_idx ? -risk : risk;
+            }
+    }
     // 8.3: only a stack with a Commander moves; 8.1: only with one it rallies. Units of the
     // role's stacks that have a commander count a little (so commanders join the big stacks).
     for (const auto& [loc, ids] : s.stacks()) {
@@ -460,37 +496,44 @@ constexpr double kDepotCost = 20.0;
 
 // The attacker's supply net must follow its advance (6.1, 7.8): what a depot at `h` adds by
 // reaching nearer the objectives.
-double forward_value(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex hx) {
-    const hex::Hex* h = &hx;
-    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer the
-    // objectives than every source it has (depots, trains allocated this Turn, the USS) is worth
-    // 10 per hex gained, if it serves an army (own units within 3 hexes, by weight, up to 4).
-    double forward = 0;
-    if (!p.attacker.empty() && role == p.attacker && !p.objectives.empty()) {
-        auto nearest = [&](hex::Hex x) {
-            int best = 99;
-            for (const auto& o : p.objectives) best = std::min(best, dist_to(o, x));
-            return best;
-        };
-        int from = 99;
-        if (auto it = p.uss.find(side); it != p.uss.end())
-            for (const hex::Hex& u : it->second) from = std::min(from, nearest(u));
-        double army = 0;
-        for (const auto& pc : s.pieces()) {
-            if (pc.owner != side || !pc.loc.is_hex()) continue;
-            const size_t pt = static_cast<size_t>(pc.type);
-            const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
-            bool pending = false;  // a train alone on a city: a depot to be made this Turn
-            if (!depot && p.genuine_train[pt]) {
-                pending = true;
-                for (int j : s.stack(pc.loc))
-                    if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
-            }
-            if (depot || pending) from = std::min(from, nearest(pc.loc.hex));
-            if (p.unit[pt] && hex::distance(pc.loc.hex, *h) <= 3) army += 0.5 + p.of2[pt] / 8.0;
+double forward_value(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex h) {
+    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer an objective
+    // than every source the net has towards it (depots, trains allocated this Turn, the USS) is
+    // worth 10 per hex gained, if it serves the army marching on that objective (its units
+    // within 3 hexes, by weight, up to 4). Per objective: Wellington's Spanish sources do not
+    // bring Paris nearer.
+    if (p.attacker.empty() || role != p.attacker || p.objectives.empty()) return 0;
+    std::vector<int> from(p.objectives.size(), 99);
+    std::vector<double> army(p.objectives.size(), 0);
+    auto source = [&](hex::Hex x) {
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi) from[oi] = std::min(from[oi], dist_to(p.objectives[oi], x));
+    };
+    if (auto it = p.uss.find(side); it != p.uss.end())
+        for (const hex::Hex& u : it->second) source(u);
+    for (const auto& pc : s.pieces()) {
+        if (pc.owner != side || !pc.loc.is_hex()) continue;
+        const size_t pt = static_cast<size_t>(pc.type);
+        const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
+        bool pending = false;  // a train alone on a city: a depot to be made this Turn
+        if (!depot && p.genuine_train[pt] && !(pc.loc.hex == h)) {
+            pending = true;
+            for (int j : s.stack(pc.loc))
+                if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
         }
-        forward = 10.0 * std::max(0, from - nearest(*h)) * std::min(army, 4.0) / 4.0;
+        if (depot || pending) source(pc.loc.hex);
+        if (p.unit[pt] && hex::distance(pc.loc.hex, h) <= 3) {
+            const double w = 0.5 + p.of2[pt] / 8.0;
+            if (p.targets[pt].empty()) {
+                for (auto& a : army) a += w;
+            } else {
+                for (int oi : p.targets[pt])
+                    if (oi < static_cast<int>(army.size())) army[static_cast<size_t>(oi)] += w;
+            }
+        }
     }
+    double forward = 0;
+    for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+        forward = std::max(forward, 10.0 * std::max(0, from[oi] - dist_to(p.objectives[oi], h)) * std::min(army[oi], 4.0) / 4.0);
     return forward;
 }
 
@@ -533,7 +576,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     }
     core::GameState c = b;
     c.create_piece(t, "ai_depot_probe", side, core::Location::at(*h), face);
-    if (g_root.set) {
+    if (g_root.set && g_depot_approx) {
         // the root's supply field, extended by the depot's range (hex distance: an approximation
         // of the route, 6.2): what it brings into supply
         g_exact = false;
