@@ -87,11 +87,13 @@ void add(Evaluation& sum, const Evaluation& e, double w) {
 
 bool forced_march(const core::Action& a) { return a.label.find("forced march") != std::string::npos; }
 
+}  // namespace
+
 // 8.6-8.7: the chance that a move of `hexes` ends in march attrition (a unit lost), read from
 // the module's tables "seasons", "march_attrition" (season hexes forced_march attrition drm) and
 // "march_attrition_results" (min_score max_score eliminated disrupted); -1 when the module has
 // no such tables (the caller then samples the die's six faces).
-double attrition_chance(const core::GameState& g, int hexes) {
+double march_attrition_chance(const core::GameState& g, int hexes) {
     const core::ModuleDef& d = g.def();
     const core::TableDef* seasons = d.table("seasons");
     const core::TableDef* table = d.table("march_attrition");
@@ -117,8 +119,6 @@ double attrition_chance(const core::GameState& g, int hexes) {
         if (f + drm >= lose_from) ++faces;
     return faces / 6.0;
 }
-
-}  // namespace
 
 const char* level_name(Level l) {
     switch (l) {
@@ -248,7 +248,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         int hexes;     // hexes used so far (-1: unknown)
     };
     auto end_value = [&](const core::GameState& g, const core::Action& end, int hexes, Evaluation& ev) {
-        const double p = attrition_chance(g, std::max(hexes, 0));
+        const double p = march_attrition_chance(g, std::max(hexes, 0));
         auto with_face = [&](int face) {
             core::GameState c = g;
             c.forced_dice = {face};

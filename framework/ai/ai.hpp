@@ -82,6 +82,10 @@ void set_supply_root(const core::GameState* root);  // time spent in rules.ai_fe
 // the AI's own. Never reads the true state beyond Session::view(role).
 core::GameState determinize(const session::Session& s, const std::string& role, core::Rng& rng);
 
+// 8.6-8.7: the chance that a move of `hexes` hexes ends with a unit lost to march attrition, from
+// the module's tables (seasons, march_attrition, march_attrition_results); -1 without them.
+double march_attrition_chance(const core::GameState& g, int hexes);
+
 // The side that won, from the game's result text ("The Coalition wins ..."); empty if none.
 std::string winner_of(const core::ModuleDef& def, const std::string& result);
 
