@@ -339,6 +339,30 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     return plan;
 }
 
+// 7.7-7.8: whether a train at `hex` could become a depot this Turn (a city that can be linked to
+// the USS): the allocation offers any city, the rules check the link only when depots are made.
+// Asked of the rules themselves, on a copy with a probe train there and the depot step open.
+bool AiBot::depot_possible(const core::GameState& g, const std::string& role, const std::string& hex) {
+    const core::ModuleDef& d = g.def();
+    const int t = d.counter_type_index(role + "_supply");
+    auto h = d.map.parse_label(hex);
+    if (t < 0 || !h || !rules_) return true;
+    const int train_face = d.counter_types[static_cast<size_t>(t)].face_index("train");
+    if (train_face < 0) return true;
+    try {
+        core::GameState c = g;
+        c.create_piece(t, "ai_train_probe", d.side_index(role), core::Location::at(*h), train_face);
+        c.decision.role = role;
+        c.decision.step = "supply.depot";
+        c.decision.context = core::Value();
+        for (const auto& a : rules_->actions(c, role))
+            if (a.kind == "depot" && !a.args.empty() && a.args[0] == hex) return true;
+        return false;
+    } catch (const std::exception&) {
+        return true;  // cannot tell: let the value decide
+    }
+}
+
 void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                     int& budget) {
     (void)role;
@@ -457,17 +481,40 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // what moving them is worth; depots by a steady value (supply lines for the advance);
         // dummies and passing are worth nothing.
         direct = true;
+        // ranked with cheap values first (depots judged against the root's supply field); the
+        // best depots are then valued exactly, and asked of the rules whether they can be made
+        // this Turn (7.8), until the best candidate is settled
+        std::vector<double> stack_v(acts.size(), -1);
+        std::vector<bool> depot_candidate(acts.size(), false), settled(acts.size(), true);
         for (size_t i = 0; i < acts.size(); ++i) {
             const auto& a = acts[i];
             double v = -1;
             if (a.kind == "allocate" && !a.args.empty()) {
                 const bool stack = a.label.find("stack") != std::string::npos;
                 const bool depot = a.label.find("depot") != std::string::npos;
-                v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
-                if (depot) v = std::max(v, depot_value(worlds[0], role, a.args[0]));
+                stack_v[i] = v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
+                if (depot) {
+                    const double dv = depot_value(worlds[0], role, a.args[0], false, true);
+                    if (dv > v) {
+                        v = dv;
+                        depot_candidate[i] = true;
+                        settled[i] = false;
+                    }
+                }
             }
             value[i] = v + rng_.below(1000) / 1e6;
             scored[i] = true;
+        }
+        for (int refine = 0; refine < 6; ++refine) {
+            size_t top = 0;
+            for (size_t i = 1; i < acts.size(); ++i)
+                if (value[i] > value[top]) top = i;
+            if (settled[top]) break;
+            settled[top] = true;
+            double v = stack_v[top];
+            if (depot_possible(worlds[0], role, acts[top].args[0]))
+                v = std::max(v, depot_value(worlds[0], role, acts[top].args[0]));
+            value[top] = v + rng_.below(1000) / 1e6;
         }
     }
     if (step == "supply.depot" || step == "supply.setup_depot") {

@@ -68,8 +68,10 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
 // What a depot at `hex` is worth to `role` (the units it would bring into supply).
 // `train_here`: a train already stands at `hex` and the question is whether to make it the depot
 // (7.7), rather than whether to send one there (7.4).
+// `approximate`: judged against the decision's root supply field by hex distance (cheap, blind to
+// terrain), to rank candidates before the exact value of the best few.
 double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
-                   bool train_here = false);
+                   bool train_here = false, bool approximate = false);
 // Hits and misses of the cache of rules.ai_features results (for tests and the profile).
 std::pair<std::uint64_t, std::uint64_t> supply_cache_stats();
 double supply_trace_seconds();
@@ -114,6 +116,7 @@ private:
     };
     MovePlan plan_move(const core::GameState& root, const std::string& role,
                        const std::vector<core::Action>& acts, int& budget);
+    bool depot_possible(const core::GameState& g, const std::string& role, const std::string& hex);
     void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                  int& budget);
     std::string greedy(core::GameState& g, const std::string& who, int& budget);

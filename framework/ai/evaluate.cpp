@@ -2,6 +2,7 @@
 // whose units carry the cnw stats (of2, faces ready/disrupted); the objectives are 1814's 14.4.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -199,6 +200,7 @@ std::uint64_t supply_key(const core::GameState& s, const std::vector<bool>& comm
 struct SupplyRoot {
     bool set = false;
     std::map<int, std::unordered_set<std::int64_t>> field, in;
+    std::map<int, std::vector<hex::Hex>> field_hexes;
 };
 thread_local SupplyRoot g_root;
 thread_local bool g_exact = false;
@@ -272,7 +274,10 @@ void set_supply_root(const core::GameState* root) {
             if (!f.is_object() || !v.is_object()) return;
             for (const auto& [label, flag] : f.as_object()) {
                 (void)flag;
-                if (auto h = d.map.parse_label(label)) g_root.field[side].insert(key(*h));
+                if (auto h = d.map.parse_label(label)) {
+                    g_root.field[side].insert(key(*h));
+                    g_root.field_hexes[side].push_back(*h);
+                }
             }
             auto it = v.as_object().find("in_supply");
             if (it != v.as_object().end() && it->second.is_object())
@@ -539,7 +544,8 @@ double forward_value(const core::GameState& s, const Profile& p, int side, const
 
 
 
-double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here) {
+double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here,
+                   bool approximate) {
     struct Exact {  // a depot changes the supply field: trace it for real
         bool was = g_exact;
         Exact() { g_exact = true; }
@@ -576,7 +582,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     }
     core::GameState c = b;
     c.create_piece(t, "ai_depot_probe", side, core::Location::at(*h), face);
-    if (g_root.set && g_depot_approx) {
+    if (g_root.set && (g_depot_approx || approximate)) {
         // the root's supply field, extended by the depot's range (hex distance: an approximation
         // of the route, 6.2): what it brings into supply
         g_exact = false;
@@ -674,8 +680,28 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (!ignore_train && pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
     }
     if (role_idx == att_idx) {
-        // a stack already on its objective need not move; far ones gain a full move
-        return own * 2.0 * std::min(dist, 5.0);
+        // a stack already on its objective need not move; far ones gain a full move. With the
+        // root's supply field known: as much as the stack can gain within 3 hexes (8.4) without
+        // leaving it (a move out of supply is not taken, and its train is wasted)
+        double reach = 1.0;
+        if (g_root.set && !p.objectives.empty()) {
+            int best_gain = 0;
+            const double here = dist;  // the stack's mean distance, before `own` was scaled
+            for (const hex::Hex& x : g_root.field_hexes[role_idx]) {
+                if (hex::distance(x, *h) > 3) continue;
+                double there = 0, w = 0;
+                for (int i : s.stack(core::Location::at(*h))) {
+                    const auto& pc = s.piece(i);
+                    const size_t t = static_cast<size_t>(pc.type);
+                    if (pc.owner != role_idx || !p.unit[t]) continue;
+                    there += (0.5 + p.of2[t] / 8.0) * std::min(target_distance(p, t, x), 15);
+                    w += 0.5 + p.of2[t] / 8.0;
+                }
+                if (w > 0) best_gain = std::max(best_gain, static_cast<int>(std::lround(here - there / w)));
+            }
+            reach = 0.25 + 0.25 * std::min(best_gain, 3);
+        }
+        return own * 2.0 * std::min(dist, 5.0) * reach;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;
