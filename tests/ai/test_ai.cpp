@@ -286,3 +286,36 @@ TEST_CASE("the Coalition AI deploys a set-up depot for Wellington's army, out of
     REQUIRE(act.size() >= 10);
     CHECK(std::atoi(act.substr(8, 2).c_str()) >= 30);
 }
+
+TEST_CASE("the Coalition AI plans its moves whole, deterministically for a seed (8.2-8.7)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 11;
+    auto play = [&](std::uint64_t seed, std::vector<std::string>& notes) {
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        session::RandomBot fr(4);
+        ai::AiBot co(ai::Level::Normal, seed);
+        std::vector<std::string> taken;
+        int moves = 0;
+        for (int i = 0; i < 400 && !s.over() && moves < 4; ++i) {
+            const std::string role = s.decider();
+            const std::string step = s.state().decision.step;
+            const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+            REQUIRE_FALSE(act.empty());
+            REQUIRE(s.apply(role, act).ok);
+            if (role == "coalition") taken.push_back(act);
+            if (role == "coalition" && step == "movement.choose") {
+                ++moves;
+                notes.push_back(co.explain());
+            }
+        }
+        return taken;
+    };
+    std::vector<std::string> n1, n2;
+    const auto a = play(21, n1);
+    const auto b = play(21, n2);
+    CHECK(a == b);
+    REQUIRE(n1.size() == 4);
+    for (const auto& n : n1) CHECK(n.find("planned move") != std::string::npos);
+}
