@@ -2,7 +2,9 @@
 # AI tournaments for issue 6 (docs/ai.md): N games per pairing and side, printing win rates with
 # 95% Wilson intervals, average game length and the AI's decision times.
 #   scripts/tournament.sh [GAMES] [BUILD_DIR]     (default 200 games, build-ai)
-# Pairings: ai (normal) vs random, ai-hard vs ai-easy, ai vs ai-easy. Each on both sides.
+# Pairings: ai (normal) vs random, ai-hard vs ai-easy, ai vs ai-easy. Each on both sides, one
+# process at a time at nice 10 (a normal-vs-random game costs ~20-35 s of CPU, docs/ai.md).
+# The per-game lines (winner, Turn, actions, CPU and wall time) go to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-200}
@@ -14,5 +16,5 @@ if [ ! -x "$BIN" ]; then
 fi
 for pair in "ai random" "ai-hard ai-easy" "ai ai-easy"; do
     set -- $pair
-    "$BIN" modules/napoleon_1814 --a "$1" --b "$2" --games "$GAMES" --seed 1 2>/dev/null
+    nice -n 10 "$BIN" modules/napoleon_1814 --a "$1" --b "$2" --games "$GAMES" --seed 1
 done

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -64,7 +65,60 @@ bool attrition_risk(const core::Action& a, const std::string& step) {
     return std::atoi(a.label.c_str() + open + 1) >= 2;
 }
 
+// The hexes a "to" step of a move has used so far: "Go to 4520 (2 hexes)" -> 2; -1 if not said.
+int hexes_in_label(const std::string& label) {
+    const size_t open = label.rfind('(');
+    if (open == std::string::npos) return -1;
+    const int n = std::atoi(label.c_str() + open + 1);
+    return n > 0 ? n : -1;
+}
+
+void add(Evaluation& sum, const Evaluation& e, double w) {
+    sum.total += w * e.total;
+    sum.material += w * e.material;
+    sum.objectives += w * e.objectives;
+    sum.cities += w * e.cities;
+    sum.napoleon += w * e.napoleon;
+    sum.trains += w * e.trains;
+    sum.command += w * e.command;
+    sum.supply += w * e.supply;
+    sum.length += w * e.length;
+}
+
+bool forced_march(const core::Action& a) { return a.label.find("forced march") != std::string::npos; }
+
 }  // namespace
+
+// 8.6-8.7: the chance that a move of `hexes` ends in march attrition (a unit lost), read from
+// the module's tables "seasons", "march_attrition" (season hexes forced_march attrition drm) and
+// "march_attrition_results" (min_score max_score eliminated disrupted); -1 when the module has
+// no such tables (the caller then samples the die's six faces).
+double march_attrition_chance(const core::GameState& g, int hexes) {
+    const core::ModuleDef& d = g.def();
+    const core::TableDef* seasons = d.table("seasons");
+    const core::TableDef* table = d.table("march_attrition");
+    const core::TableDef* results = d.table("march_attrition_results");
+    if (!seasons || !table || !results || hexes < 0) return -1;
+    std::string season;
+    for (const auto& row : seasons->rows)
+        if (row.size() >= 2 && row[0].is_int() && row[0].as_int() == g.turn && row[1].is_string()) season = row[1].as_string();
+    const std::vector<core::Value>* best = nullptr;
+    for (const auto& row : table->rows)
+        if (row.size() >= 5 && row[0].is_string() && row[0].as_string() == season && row[1].is_int() &&
+            row[1].as_int() <= hexes && (!best || row[1].as_int() > (*best)[1].as_int()))
+            best = &row;
+    if (!best) return -1;
+    if (!(*best)[3].is_string() || (*best)[3].as_string() != "yes") return 0;
+    const int drm = (*best)[4].is_int() ? static_cast<int>((*best)[4].as_int()) : 0;
+    int lose_from = 99;  // the lowest score that eliminates a unit
+    for (const auto& row : results->rows)
+        if (row.size() >= 3 && row[0].is_int() && row[2].is_int() && row[2].as_int() > 0)
+            lose_from = std::min(lose_from, static_cast<int>(row[0].as_int()));
+    int faces = 0;
+    for (int f = 1; f <= 6; ++f)
+        if (f + drm >= lose_from) ++faces;
+    return faces / 6.0;
+}
 
 const char* level_name(Level l) {
     switch (l) {
@@ -83,11 +137,15 @@ Params params_for(Level l) {
             p.lookahead = false;
             p.epsilon = 0.25;
             p.apply_budget = 300;
+            p.plan_nodes = 12;
+            p.commander_candidates = 6;
             break;
         case Level::Normal:
             break;
         case Level::Hard:
             p.samples = 3;
+            p.plan_nodes = 60;
+            p.commander_candidates = 24;
             p.apply_budget = 2400;
             break;
     }
@@ -175,6 +233,136 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     return acts[static_cast<size_t>(best)].text();
 }
 
+// A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
+// reconnaissance in force, never a forced march), breadth first up to `plan_nodes` positions;
+// each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
+// is applied with the die's best face and, when attrition can strike, its worst, weighted by the
+// chance read from the module's tables. Returns the index in `acts` of the first step towards the
+// best end (or of `end` itself).
+AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string& role,
+                                 const std::vector<core::Action>& acts, int& budget) {
+    MovePlan plan;
+    struct Node {
+        core::GameState g;
+        size_t first;  // index in `acts` of the step that leads here
+        int hexes;     // hexes used so far (-1: unknown)
+    };
+    auto end_value = [&](const core::GameState& g, const core::Action& end, int hexes, Evaluation& ev) {
+        const double p = march_attrition_chance(g, std::max(hexes, 0));
+        auto with_face = [&](int face) {
+            core::GameState c = g;
+            c.forced_dice = {face};
+            --budget;
+            rules_->apply(c, role, end);
+            c.forced_dice.clear();
+            int small = 12;  // the attrition victims chosen (movement.attrition)
+            rollout(c, role, "movement.stack", small);
+            return evaluate(c, role);
+        };
+        if (p < 0) {  // no table: the mean over the die's faces
+            Evaluation mean;
+            for (int f = 1; f <= 6; ++f) add(mean, with_face(f), 1.0 / 6.0);
+            ev = mean;
+            return ev.total;
+        }
+        ev = with_face(1);
+        if (p > 0) {
+            Evaluation worst = with_face(6), mean;
+            add(mean, ev, 1.0 - p);
+            add(mean, worst, p);
+            ev = mean;
+        }
+        return ev.total;
+    };
+    // where the stack stands: the hexes used so far are one less than the cheapest step's
+    int root_hexes = -1;
+    for (const auto& a : acts)
+        if (a.kind == "to" && !forced_march(a)) {
+            const int n = hexes_in_label(a.label);
+            if (n > 0 && (root_hexes < 0 || n - 1 < root_hexes)) root_hexes = n - 1;
+        }
+    std::deque<Node> open;
+    std::set<std::string> seen;
+    open.push_back({root, acts.size(), root_hexes});
+    while (!open.empty() && plan.nodes < p_.plan_nodes && budget > 0) {
+        Node n = std::move(open.front());
+        open.pop_front();
+        ++plan.nodes;
+        std::vector<core::Action> here;
+        if (n.first == acts.size()) here = acts;
+        else {
+            try {
+                here = rules_->actions(n.g, role);
+            } catch (const std::exception&) {
+                continue;
+            }
+        }
+        if (n.g.decision.step != "movement.stack" || n.g.decision.role != role) {
+            // the step ended the move itself (a reconnaissance repulsed): value the position
+            const Evaluation ev = evaluate(n.g, role);
+            if (ev.total > plan.value) {
+                plan.value = ev.total;
+                plan.eval = ev;
+                plan.first = n.first;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < here.size(); ++i) {
+            const auto& a = here[i];
+            if (a.kind == "end") {
+                Evaluation ev;
+                double v;
+                try {
+                    v = end_value(n.g, a, n.hexes, ev);
+                } catch (const std::exception&) {
+                    continue;
+                }
+                if (v > plan.value) {
+                    plan.value = v;
+                    plan.eval = ev;
+                    plan.first = n.first == acts.size() ? i : n.first;
+                }
+            } else if ((a.kind == "to" && !forced_march(a)) || a.kind == "recon") {
+                const std::string dest = a.args.empty() ? a.text() : a.args[0];
+                if (a.kind == "to" && !seen.insert(dest).second) continue;
+                Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1};
+                --budget;
+                try {
+                    rules_->apply(c.g, role, a);
+                } catch (const std::exception&) {
+                    continue;
+                }
+                open.push_back(std::move(c));
+            }
+        }
+    }
+    return plan;
+}
+
+// 7.7-7.8: whether a train at `hex` could become a depot this Turn (a city that can be linked to
+// the USS): the allocation offers any city, the rules check the link only when depots are made.
+// Asked of the rules themselves, on a copy with a probe train there and the depot step open.
+bool AiBot::depot_possible(const core::GameState& g, const std::string& role, const std::string& hex) {
+    const core::ModuleDef& d = g.def();
+    const int t = d.counter_type_index(role + "_supply");
+    auto h = d.map.parse_label(hex);
+    if (t < 0 || !h || !rules_) return true;
+    const int train_face = d.counter_types[static_cast<size_t>(t)].face_index("train");
+    if (train_face < 0) return true;
+    try {
+        core::GameState c = g;
+        c.create_piece(t, "ai_train_probe", d.side_index(role), core::Location::at(*h), train_face);
+        c.decision.role = role;
+        c.decision.step = "supply.depot";
+        c.decision.context = core::Value();
+        for (const auto& a : rules_->actions(c, role))
+            if (a.kind == "depot" && !a.args.empty() && a.args[0] == hex) return true;
+        return false;
+    } catch (const std::exception&) {
+        return true;  // cannot tell: let the value decide
+    }
+}
+
 void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                     int& budget) {
     (void)role;
@@ -188,18 +376,6 @@ void AiBot::rollout(core::GameState& g, const std::string& role, const std::stri
 }
 
 namespace {
-
-void add(Evaluation& sum, const Evaluation& e, double w) {
-    sum.total += w * e.total;
-    sum.material += w * e.material;
-    sum.objectives += w * e.objectives;
-    sum.cities += w * e.cities;
-    sum.napoleon += w * e.napoleon;
-    sum.trains += w * e.trains;
-    sum.command += w * e.command;
-    sum.supply += w * e.supply;
-    sum.length += w * e.length;
-}
 
 // The terms that changed most between two evaluations, e.g. "objectives +12.0, material -3.0":
 // what the AI expects its choice to bring (docs/ai.md "Explaining decisions").
@@ -288,6 +464,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     } feature_guard(rules_.get());
     std::vector<core::GameState> worlds;
     for (int k = 0; k < p_.samples; ++k) worlds.push_back(determinize(s, role, rng_));
+    struct RootGuard {
+        explicit RootGuard(const core::GameState* g) { set_supply_root(g); }
+        ~RootGuard() { set_supply_root(nullptr); }
+    } root_guard(step == "supply.convert" || step == "supply.remove_depot" ? nullptr : &worlds[0]);
+    // (converting or removing a depot changes the supply field itself: traced for real)
     const Evaluation before = evaluate(worlds[0], role);
 
     int budget = p_.apply_budget;
@@ -300,24 +481,148 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // what moving them is worth; depots by a steady value (supply lines for the advance);
         // dummies and passing are worth nothing.
         direct = true;
+        // ranked with cheap values first (depots judged against the root's supply field); the
+        // best depots are then valued exactly, and asked of the rules whether they can be made
+        // this Turn (7.8), until the best candidate is settled
+        std::vector<double> stack_v(acts.size(), -1);
+        std::vector<bool> depot_candidate(acts.size(), false), settled(acts.size(), true);
         for (size_t i = 0; i < acts.size(); ++i) {
             const auto& a = acts[i];
             double v = -1;
             if (a.kind == "allocate" && !a.args.empty()) {
                 const bool stack = a.label.find("stack") != std::string::npos;
                 const bool depot = a.label.find("depot") != std::string::npos;
-                v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
-                if (depot) v = std::max(v, depot_value(worlds[0], role, a.args[0]));
+                stack_v[i] = v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
+                if (depot) {
+                    const double dv = depot_value(worlds[0], role, a.args[0], false, true);
+                    if (dv > v) {
+                        v = dv;
+                        depot_candidate[i] = true;
+                        settled[i] = false;
+                    }
+                }
+            }
+            value[i] = v + rng_.below(1000) / 1e6;
+            scored[i] = true;
+        }
+        for (int refine = 0; refine < 6; ++refine) {
+            size_t top = 0;
+            for (size_t i = 1; i < acts.size(); ++i)
+                if (value[i] > value[top]) top = i;
+            if (settled[top]) break;
+            settled[top] = true;
+            double v = stack_v[top];
+            if (depot_possible(worlds[0], role, acts[top].args[0]))
+                v = std::max(v, depot_value(worlds[0], role, acts[top].args[0]));
+            value[top] = v + rng_.below(1000) / 1e6;
+        }
+    }
+    if (step == "supply.depot" || step == "supply.setup_depot") {
+        // 7.7 (14.1 at set-up): a depot is worth the supply and the forward reach it brings, net of
+        // the train it costs in every later Turn (7.2) and of the move its stack gives up (the
+        // train on a stack is that stack's move); making no more depots is worth nothing.
+        direct = true;
+        for (size_t i = 0; i < acts.size(); ++i) {
+            const auto& a = acts[i];
+            double v = 0;
+            if (a.kind == "depot" && !a.args.empty()) {
+                const bool here = step == "supply.depot";
+                v = depot_value(worlds[0], role, a.args[0], here);
+                if (here) v -= stack_potential(worlds[0], role, a.args[0], true);
             }
             value[i] = v + rng_.below(1000) / 1e6;
             scored[i] = true;
         }
     }
+    bool planned = false;  // a stack's move: planned whole (plan_move), not scored per step
+    if (step == "movement.stack") {
+        const MovePlan mp = plan_move(worlds[0], role, acts, budget);
+        if (mp.value > -1e17) {
+            planned = true;
+            value[mp.first] = mp.value;
+            outcome[mp.first] = mp.eval;
+            scored[mp.first] = true;
+        }
+    } else if (step == "movement.choose") {
+        // 8.2: each stack with a train either moves or stays (its train discarded by passing: a
+        // begun move cannot end where it started). The stacks go in the order of what their move
+        // is worth (stack_potential); the first one's move is planned whole (plan_move) and
+        // taken if it beats staying, else that stack passes.
+        planned = true;
+        size_t first = acts.size();
+        double first_v = -1e18;
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (acts[i].kind == "move" && !acts[i].args.empty()) {
+                const double v = stack_potential(worlds[0], role, acts[i].args[0], true) + rng_.below(1000) / 1e6;
+                if (v > first_v) {
+                    first_v = v;
+                    first = i;
+                }
+            }
+        if (first < acts.size()) {
+            const std::string at = acts[first].args[0];
+            for (size_t i = 0; i < acts.size(); ++i) {
+                const auto& a = acts[i];
+                // the stack's own move, or passing with its train (the one at its hex)
+                const bool pass_here = a.kind == "pass" && ((!a.hexes.empty() && a.hexes[0] == at) ||
+                                                            a.label.find(" at " + at + " ") != std::string::npos);
+                if (i != first && !pass_here) continue;
+                core::GameState g = worlds[0];
+                --budget;
+                try {
+                    rules_->apply(g, role, a);
+                    if (a.kind == "pass") {
+                        outcome[i] = evaluate(g, role);
+                        value[i] = outcome[i].total;
+                    } else {
+                        if (g.decision.step != "movement.stack" || g.decision.role != role) continue;
+                        const MovePlan mp = plan_move(g, role, rules_->actions(g, role), budget);
+                        if (mp.value < -1e17) continue;
+                        outcome[i] = mp.eval;
+                        value[i] = mp.value;
+                    }
+                    scored[i] = true;
+                } catch (const std::exception&) {
+                }
+            }
+        }
+    }
+    // Ending a repeated choice (no more attacks, commanders, reinforcements...) leaves the
+    // position as it stands: valued so, at the same horizon as the other candidates (the state
+    // after `done` already contains the next phase, whose effects every candidate shares).
+    auto stops_here = [&](const core::Action& a) {
+        return (a.kind == "done" || a.kind == "pass") && !continues_procedure(step) && step != "movement.choose" &&
+               step != "game.begin_phase";
+    };
+    // 12.1: commanders' moves are many (every commander to every hex within 3): a cheap prior
+    // (what the move does to the `command` term: a stack gaining or losing its only Commander)
+    // picks the few worth a full look; Napoleon's moves are always looked at (14.4).
+    std::vector<bool> shortlisted(acts.size(), true);
+    if (step == "commanders.move" && static_cast<int>(acts.size()) > p_.commander_candidates) {
+        std::vector<std::pair<double, size_t>> prior;
+        for (size_t i = 0; i < acts.size(); ++i) {
+            double v = 1e9;  // pass and anything unusual: always looked at
+            if (acts[i].kind == "move" && acts[i].args.size() >= 2)
+                v = commander_move_prior(worlds[0], role, acts[i].args[0], acts[i].args[1]) + rng_.below(1000) / 1e6;
+            prior.push_back({v, i});
+        }
+        std::sort(prior.begin(), prior.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::fill(shortlisted.begin(), shortlisted.end(), false);
+        for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) shortlisted[prior[k].second] = true;
+    }
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
-    for (size_t i = 0; i < acts.size() && !direct; ++i) {
-        if (futile(acts[i], step)) continue;
+    for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {
+        if (futile(acts[i], step) || !shortlisted[i]) continue;
         if (static_cast<int>(i) >= p_.max_candidates) break;
+        if (stops_here(acts[i])) {
+            Evaluation mean;
+            for (const auto& w : worlds) add(mean, evaluate(w, role), 1.0 / static_cast<double>(worlds.size()));
+            outcome[i] = mean;
+            value[i] = mean.total + 0.01 + (rng_.below(1000) / 1e6);  // nothing gained: stop
+            scored[i] = true;
+            continue;
+        }
         Evaluation sum;
         int n = 0;
         for (int k = 0; k < p_.samples; ++k) {
@@ -357,6 +662,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         why.precision(1);
         why << std::fixed;
         if (direct) why << "train value " << value[best];
+        else if (planned) why << "planned move, value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         else why << "value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         // the runner-up, so a designer sees what was weighed
         size_t second = best;
@@ -368,7 +674,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     }
     explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
     if (std::ostream* out = debug_out()) {
-        *out << "[ai] " << explanation_ << "\n    before: " << before.describe();
+        *out << "[ai] " << explanation_ << " {"
+             << static_cast<int>(1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
+             << " ms; supply traces " << supply_cache_stats().second << " / "
+             << static_cast<int>(1000 * supply_trace_seconds()) << " ms so far}\n    before: " << before.describe();
         if (any && !direct) *out << "\n    after:  " << outcome[best].describe();
         *out << "\n";
         if (g_debug_level > 1)

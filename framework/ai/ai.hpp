@@ -36,6 +36,8 @@ struct Params {
     int apply_budget = 900;  // rules.apply calls per decision (deterministic, not a clock)
     double epsilon = 0.0;    // chance of a random legal action (easy)
     bool lookahead = true;   // play the procedure to its end before evaluating
+    int plan_nodes = 40;     // positions a stack's move planner visits (8.4: up to 3 hexes away)
+    int commander_candidates = 12;  // commanders' moves (12.1) fully scored, by a cheap prior
 };
 Params params_for(Level l);
 
@@ -55,14 +57,36 @@ Evaluation evaluate(const core::GameState& s, const std::string& role);
 void set_feature_rules(script::RulesHost* rules);
 // How much `role` gains by letting the stack at `hex` move or rally this Turn (7.3): used to
 // allocate Supply Trains, whose effect the procedure rollout cannot see.
-double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex);
+// The cheap prior of moving commander `piece` to `hex` (12.1): the change of the `command` term
+// (a stack gaining its first Commander, or losing its last); Napoleon always first.
+double commander_move_prior(const core::GameState& s, const std::string& role, const std::string& piece,
+                            const std::string& hex);
+// `ignore_train`: as if the stack had no Supply Train yet (what it loses if its train becomes a
+// depot, 7.7).
+double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
+                       bool ignore_train = false);
 // What a depot at `hex` is worth to `role` (the units it would bring into supply).
-double depot_value(const core::GameState& s, const std::string& role, const std::string& hex);
+// `train_here`: a train already stands at `hex` and the question is whether to make it the depot
+// (7.7), rather than whether to send one there (7.4).
+// `approximate`: judged against the decision's root supply field by hex distance (cheap, blind to
+// terrain), to rank candidates before the exact value of the best few.
+double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
+                   bool train_here = false, bool approximate = false);
+// Hits and misses of the cache of rules.ai_features results (for tests and the profile).
+std::pair<std::uint64_t, std::uint64_t> supply_cache_stats();
+double supply_trace_seconds();
+// Trace each side's supply field once, at `root` (null: forget it); evaluate() then judges
+// positions against it instead of tracing each (rules.ai_supply_field, when the module has it).
+void set_supply_root(const core::GameState* root);  // time spent in rules.ai_features so far (this thread)
 
 // A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
 // (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is
 // the AI's own. Never reads the true state beyond Session::view(role).
 core::GameState determinize(const session::Session& s, const std::string& role, core::Rng& rng);
+
+// 8.6-8.7: the chance that a move of `hexes` hexes ends with a unit lost to march attrition, from
+// the module's tables (seasons, march_attrition, march_attrition_results); -1 without them.
+double march_attrition_chance(const core::GameState& g, int hexes);
 
 // The side that won, from the game's result text ("The Coalition wins ..."); empty if none.
 std::string winner_of(const core::ModuleDef& def, const std::string& result);
@@ -84,6 +108,15 @@ public:
 private:
     Evaluation score(const core::GameState& base, const std::string& role, const core::Action& a,
                  int sample, int& budget);
+    struct MovePlan {
+        size_t first = 0;  // index in the decision's actions of the first step
+        double value = -1e18;
+        Evaluation eval;
+        int nodes = 0;
+    };
+    MovePlan plan_move(const core::GameState& root, const std::string& role,
+                       const std::vector<core::Action>& acts, int& budget);
+    bool depot_possible(const core::GameState& g, const std::string& role, const std::string& hex);
     void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                  int& budget);
     std::string greedy(core::GameState& g, const std::string& who, int& budget);

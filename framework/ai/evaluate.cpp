@@ -1,12 +1,15 @@
 // The static evaluation (docs/ai.md "Evaluation"). Generic parts (material) work for any module
 // whose units carry the cnw stats (of2, faces ready/disrupted); the objectives are 1814's 14.4.
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ai/ai.hpp"
 #include "script/rules_host.hpp"
@@ -37,6 +40,13 @@ struct Profile {
     int disrupted_face_of_unit = 1;
     std::map<int, std::vector<hex::Hex>> uss;  // side index -> Ultimate Supply Source hexes
     std::vector<int> depot_face;               // per counter type: the face index "depot", or -1
+    // per counter type: the objectives (indices into `objectives`) its army marches on; empty:
+    // the nearest one (Paris counted nearer)
+    std::vector<std::vector<int>> targets;
+    std::set<std::int64_t> cities;             // hexes with the feature "city" (depot sites, 7.7)
+    int eliminated_box = -1;                   // the box "eliminated", if the map has one
+    std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
+    bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -57,18 +67,41 @@ const Profile& profile(const core::ModuleDef& d) {
         p.napoleon.push_back(ct.id == "napoleon");
         p.commander.push_back(ct.category == "commander");
         p.depot_face.push_back(ct.face_index("depot"));
+        auto flag = [&](const char* stat) {
+            auto it = ct.stats.find(stat);
+            return it != ct.stats.end() && it->second.is_int() && it->second.as_int() == 1;
+        };
+        p.deemed_supplied.push_back(flag("cossack") || flag("garrison"));
         auto g = ct.stats.find("genuine");
         p.genuine_train.push_back(g != ct.stats.end() && g->second.is_int() && g->second.as_int() == 1);
         auto army = ct.stats.find("army");
         p.held_until_turn4.push_back(d.id == "napoleon_1814" && army != ct.stats.end() && army->second.is_string() &&
                                      (army->second.as_string() == "pyrenees" || army->second.as_string() == "peninsula"));
+        // 1814 (14.4, 14.8): Wellington's army marches on Bordeaux, the Austrians of Italy and
+        // Murat's Neapolitans on Marseilles, the main armies (Bohemia, Silesia, North) on Paris
+        std::vector<int> target;
+        if (d.id == "napoleon_1814" && army != ct.stats.end() && army->second.is_string()) {
+            const std::string& a = army->second.as_string();
+            if (a == "peninsula") target = {1};
+            else if (a == "italy_austria" || a == "naples") target = {2};
+            else if (a == "bohemia" || a == "silesia" || a == "north") target = {0};
+        }
+        p.targets.push_back(target);
         auto nation = ct.stats.find("nation");
         p.shortens_game.push_back(d.id == "napoleon_1814" &&
                                   (ct.id == "bernadotte" || (nation != ct.stats.end() && nation->second.is_string() &&
                                                              nation->second.as_string() == "sweden")));
     }
+    for (size_t bi = 0; bi < d.map.boxes.size(); ++bi)
+        if (d.map.boxes[bi].id == "eliminated") p.eliminated_box = static_cast<int>(bi);
+    int city_feature = -1;
+    for (size_t fi = 0; fi < d.map.feature_types.size(); ++fi)
+        if (d.map.feature_types[fi].id == "city") city_feature = static_cast<int>(fi);
+    for (const auto& hd : d.map.hexes)
+        if (city_feature >= 0 && std::count(hd.features.begin(), hd.features.end(), city_feature)) p.cities.insert(key(hd.hex));
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
+    p.forage_rule = d.counter_type_index("forage") >= 0 && d.sides.size() == 2;
     if (d.id == "napoleon_1814") {
         p.east_of_rhine = d.map.region("east_of_rhine");
         p.attacker = "coalition";
@@ -111,13 +144,87 @@ int dist_to(const Objective& o, hex::Hex h) {
     return it == o.dist.end() ? 99 : it->second;
 }
 
+// The weights of the attacker's terms (docs/ai.md "Evaluation").
+constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per hex nearer its objective
+constexpr double kOutOfSupply = 10.0;     // per unit (x (1 + OF/2)), doubled when already disrupted
+constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
+constexpr double kFrontierCity = 8.0;     // per hex a held city lies beyond the depot net (7.7)
+
+// Hexes from `h` to the objective of a unit of type `t`: its army's, else the nearest (Paris,
+// the capital, counted at 2/3 of its distance).
+int target_distance(const Profile& p, size_t t, hex::Hex h) {
+    int best = 99;
+    if (!p.targets[t].empty()) {
+        for (int oi : p.targets[t])
+            if (oi < static_cast<int>(p.objectives.size())) best = std::min(best, dist_to(p.objectives[static_cast<size_t>(oi)], h));
+        return best;
+    }
+    for (const auto& o : p.objectives) {
+        const int dd = o.capital ? dist_to(o, h) : (dist_to(o, h) * 3 + 1) / 2;
+        best = std::min(best, dd);
+    }
+    return best;
+}
+
 // The module's real supply status (rules.ai_features, 6.1-6.2): side index -> keys of the hexes
 // holding that side's out-of-supply stacks. False when the module exports no ai_features (or it
 // failed): the caller falls back on the distance approximation.
-bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out) {
+// The supply status depends only on where the pieces are and on which face (depots, disrupted
+// cavalry) and on the season: positions that differ only in commanders, markers or the decision
+// share it. Cached per decision (set_feature_rules clears it), so the Lua trace runs once per
+// distinct position.
+thread_local std::unordered_map<std::uint64_t, std::map<int, std::set<std::int64_t>>> g_supply_cache;
+thread_local std::uint64_t g_supply_hits = 0, g_supply_misses = 0;
+thread_local double g_supply_seconds = 0;
+
+std::uint64_t supply_key(const core::GameState& s, const std::vector<bool>& commander) {
+    std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(s.turn);
+    auto mix = [&h](std::uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 1099511628211ull;
+    };
+    for (int i = 0; i < s.piece_count(); ++i) {
+        const auto& pc = s.piece(i);
+        if (pc.owner < 0 || !pc.loc.is_hex() || commander[static_cast<size_t>(pc.type)]) continue;
+        mix(static_cast<std::uint64_t>(i) * 31 + static_cast<std::uint64_t>(pc.type));
+        mix(static_cast<std::uint64_t>(key(pc.loc.hex)));
+        mix(static_cast<std::uint64_t>(pc.face) * 7 + static_cast<std::uint64_t>(pc.owner));
+    }
+    return h;
+}
+
+// The supply field of each side traced once at the decision's root (rules.ai_supply_field), and
+// the stacks in supply there: the search judges the positions it reaches against them (a stack
+// is in supply where the root's field reaches, or where it already was in supply), instead of
+// tracing each position. Depots change the field: depot_value traces exactly (g_exact).
+struct SupplyRoot {
+    bool set = false;
+    std::map<int, std::unordered_set<std::int64_t>> field, in;
+    std::map<int, std::vector<hex::Hex>> field_hexes;
+};
+thread_local SupplyRoot g_root;
+thread_local bool g_exact = false;
+// depot_value's gain from the root's field by hex distance (cheap, but blind to terrain and
+// rivers: off), or from the real trace (only near units out of supply)
+constexpr bool g_depot_approx = false;
+
+bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>& out,
+                 const std::vector<bool>& commander) {
     script::RulesHost* r = g_feature_rules;
     if (!r || &r->def() != &s.def() || !r->has_function("ai_features")) return false;
     const core::ModuleDef& d = s.def();
+    const std::uint64_t ck = supply_key(s, commander);
+    if (auto it = g_supply_cache.find(ck); it != g_supply_cache.end()) {
+        ++g_supply_hits;
+        out = it->second;
+        return true;
+    }
+    ++g_supply_misses;
+    const auto t0 = std::chrono::steady_clock::now();
+    struct Clock {
+        std::chrono::steady_clock::time_point t0;
+        ~Clock() { g_supply_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+    } clock{t0};
     try {
         core::GameState c = s;
         for (size_t si = 0; si < d.sides.size(); ++si) {
@@ -139,12 +246,55 @@ bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>
         out.clear();
         return false;
     }
+    if (g_supply_cache.size() > 20000) g_supply_cache.clear();
+    g_supply_cache.emplace(ck, out);
     return true;
 }
 
 }  // namespace
 
-void set_feature_rules(script::RulesHost* rules) { g_feature_rules = rules; }
+void set_feature_rules(script::RulesHost* rules) {
+    g_feature_rules = rules;
+    g_supply_cache.clear();
+}
+
+void set_supply_root(const core::GameState* root) {
+    g_root = {};
+    script::RulesHost* r = g_feature_rules;
+    if (!root || !r || &r->def() != &root->def() || !r->has_function("ai_supply_field") ||
+        !r->has_function("ai_features"))
+        return;
+    const core::ModuleDef& d = root->def();
+    try {
+        core::GameState c = *root;
+        for (size_t si = 0; si < d.sides.size(); ++si) {
+            const int side = static_cast<int>(si);
+            const core::Value f = r->call(c, "ai_supply_field", {core::Value(d.sides[si].id)});
+            const core::Value v = r->call(c, "ai_features", {core::Value(d.sides[si].id)});
+            if (!f.is_object() || !v.is_object()) return;
+            for (const auto& [label, flag] : f.as_object()) {
+                (void)flag;
+                if (auto h = d.map.parse_label(label)) {
+                    g_root.field[side].insert(key(*h));
+                    g_root.field_hexes[side].push_back(*h);
+                }
+            }
+            auto it = v.as_object().find("in_supply");
+            if (it != v.as_object().end() && it->second.is_object())
+                for (const auto& [label, flag] : it->second.as_object()) {
+                    (void)flag;
+                    if (auto h = d.map.parse_label(label)) g_root.in[side].insert(key(*h));
+                }
+        }
+    } catch (const std::exception&) {
+        g_root = {};
+        return;
+    }
+    g_root.set = true;
+}
+
+std::pair<std::uint64_t, std::uint64_t> supply_cache_stats() { return {g_supply_hits, g_supply_misses}; }
+double supply_trace_seconds() { return g_supply_seconds; }
 
 std::string Evaluation::describe() const {
     char buf[240];
@@ -190,6 +340,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     int nap_hex_own2 = 0;
     std::optional<hex::Hex> nap_hex;
     std::map<std::int64_t, int> enemy_of2_at;  // attacker OF near Napoleon
+    std::map<std::int64_t, hex::Hex> held_cities;  // the attacker's cities in supply
     // 6.1-6.2: the module's own trace (rules.ai_features) when it exports one; otherwise,
     // approximately: a unit is in supply within the supply range (5 hexes, 3 in
     // Winter) of one of its side's depots or Ultimate Supply Sources (terrain, enemy units and
@@ -201,8 +352,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             sources[pc.owner].push_back(pc.loc.hex);
     const int range = winter(s) ? 3 : 5;
     std::map<int, std::set<std::int64_t>> unsupplied;
-    const bool real = real_supply(s, unsupplied);
+    const bool approx = g_root.set && !g_exact;
+    const bool real = !approx && real_supply(s, unsupplied, p.commander);
     auto supplied = [&](int side, hex::Hex h) {
+        if (approx) return g_root.field[side].count(key(h)) > 0 || g_root.in[side].count(key(h)) > 0;
         if (real) return unsupplied[side].count(key(h)) == 0;
         for (const hex::Hex& src : sources[side])
             if (hex::distance(src, h) <= range) return true;
@@ -218,26 +371,52 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             !d.map.in_region(pc.loc.hex, "east_of_rhine"))
             shortened = true;
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
-        if (p.unit[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex))
-            e.supply += (pc.owner == role_idx ? -1.0 : 1.0) * 4.0 * (1.0 + p.of2[t] / 4.0);
-        if (p.genuine_train[t] && pc.loc.is_hex()) e.trains += (pc.owner == role_idx ? 1.5 : -1.5);
+        if (p.unit[t] && !p.deemed_supplied[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
+            // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
+            const double w = kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+            e.supply += pc.owner == role_idx ? -w : w;
+        }
+        if (p.genuine_train[t] && pc.loc.is_hex()) {
+            const bool depot = p.depot_face[t] >= 0 && pc.face == p.depot_face[t];
+            // 7.2: each depot on the map costs a Supply Train in every later Turn
+            if (depot) e.trains -= pc.owner == role_idx ? kDepotUpkeep : 0.0;
+            else e.trains += pc.owner == role_idx ? 1.5 : -1.5;
+        }
         if (!p.unit[t]) continue;
         if (!pc.loc.is_hex()) {
             // not on the map (to come, or eliminated): as far from the objectives as can be
-            if (pc.owner == att_idx && !p.objectives.empty()) obj_att -= 60 * (0.5 + p.of2[t] / 8.0);
+            // (eliminated: counted as 12 hexes away, so a march that risks a unit (8.7) still
+            // pays when it brings the stack 3 hexes nearer)
+            const bool lost = pc.loc.is_box() && pc.loc.box == p.eliminated_box;
+            if (pc.owner == att_idx && !p.objectives.empty())
+                obj_att -= kObjectivePerHex * (lost ? 12 : 30) * (0.5 + p.of2[t] / 8.0);
             continue;
         }
         const double v = p.of2[t] * (pc.face == p.disrupted_face_of_unit ? 0.6 : 1.0) + 1.0;
         e.material += pc.owner == role_idx ? v : -v;
         if (pc.owner == att_idx && !p.objectives.empty()) {
-            // The attacker's units want to be at their nearest objective (Paris counts more).
-            int best = 99;
-            for (const auto& o : p.objectives) {
-                const int dd = dist_to(o, pc.loc.hex) * (o.capital ? 2 : 3);
-                best = std::min(best, dd);
+            // The attacker's units march on their army's objective (or the nearest, Paris
+            // counted nearer); every hex nearer counts, so a march pays against a short spell
+            // out of supply.
+            const int dd = target_distance(p, t, pc.loc.hex);
+            for (const auto& o : p.objectives)
                 if (dist_to(o, pc.loc.hex) == 0) (o.capital ? paris : south) = true;
+            obj_att -= kObjectivePerHex * std::min(dd, 30) * (0.5 + p.of2[t] / 8.0);
+            if (p.cities.count(key(pc.loc.hex)) && supplied(pc.owner, pc.loc.hex)) held_cities.emplace(key(pc.loc.hex), pc.loc.hex);
+        }
+    }
+    // 7.7-7.8: a city the attacker holds in supply beyond its depot net is where the net can grow
+    // next Turn (a depot in an unfriendly city needs a friendly stack): worth holding.
+    if (att_idx >= 0 && !held_cities.empty()) {
+        for (const auto& [ck, c] : held_cities) {
+            (void)ck;
+            double best = 0;
+            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+                int frontier = 99;
+                for (const hex::Hex& src : sources[att_idx]) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
+                best = std::max(best, static_cast<double>(std::min(5, frontier - dist_to(p.objectives[oi], c))));
             }
-            obj_att -= std::min(best, 60) * (0.5 + p.of2[t] / 8.0);
+            obj_att += kFrontierCity * best;
         }
     }
     if (paris) cities_att += 120;
@@ -259,6 +438,37 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             }
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
+    }
+    // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
+    // marker unless it has a Supply Train, and is out of supply on a die <= its units: valued at
+    // that chance (stacks on a city with their depot neither forage nor count).
+    if (p.forage_rule) {
+        std::map<std::int64_t, std::pair<hex::Hex, int>> stacks_of[2];  // side 0/1: key -> (hex, units)
+        std::map<std::int64_t, double> weight_of[2];
+        std::set<std::int64_t> depot_city[2];
+        for (const auto& pc : s.pieces()) {
+            if (pc.owner < 0 || pc.owner > 1 || !pc.loc.is_hex()) continue;
+            const size_t t = static_cast<size_t>(pc.type);
+            const std::int64_t k = key(pc.loc.hex);
+            if (p.depot_face[t] >= 0 && pc.face == p.depot_face[t] && p.cities.count(k)) depot_city[pc.owner].insert(k);
+            if (!p.unit[t] || p.deemed_supplied[t]) continue;
+            auto& st = stacks_of[pc.owner][k];
+            st.first = pc.loc.hex;
+            ++st.second;
+            weight_of[pc.owner][k] += kOutOfSupply * (1.0 + p.of2[t] / 4.0);
+        }
+        for (int side = 0; side < 2; ++side)
+            for (const auto& [k, st] : stacks_of[side]) {
+                if (depot_city[side].count(k)) continue;
+                int near = 0;
+                for (const hex::Hex n : hex::neighbours(st.first)) {
+                    const std::int64_t nk = key(n);
+                    if (stacks_of[side].count(nk) && !depot_city[side].count(nk)) ++near;
+                }
+                if (near < 2) continue;
+                const double risk = std::min(st.second, 6) / 6.0 * weight_of[side][k];
+                e.supply += side == role_idx ? -risk : risk;
+            }
     }
     // 8.3: only a stack with a Commander moves; 8.1: only with one it rallies. Units of the
     // role's stacks that have a commander count a little (so commanders join the big stacks).
@@ -289,7 +499,58 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
 
 constexpr double kDepotCost = 20.0;
 
-double depot_value(const core::GameState& s, const std::string& role, const std::string& label) {
+// The attacker's supply net must follow its advance (6.1, 7.8): what a depot at `h` adds by
+// reaching nearer the objectives.
+double forward_value(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex h) {
+    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer an objective
+    // than every source the net has towards it (depots, trains allocated this Turn, the USS) is
+    // worth 10 per hex gained, if it serves the army marching on that objective (its units
+    // within 3 hexes, by weight, up to 4). Per objective: Wellington's Spanish sources do not
+    // bring Paris nearer.
+    if (p.attacker.empty() || role != p.attacker || p.objectives.empty()) return 0;
+    std::vector<int> from(p.objectives.size(), 99);
+    std::vector<double> army(p.objectives.size(), 0);
+    auto source = [&](hex::Hex x) {
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi) from[oi] = std::min(from[oi], dist_to(p.objectives[oi], x));
+    };
+    if (auto it = p.uss.find(side); it != p.uss.end())
+        for (const hex::Hex& u : it->second) source(u);
+    for (const auto& pc : s.pieces()) {
+        if (pc.owner != side || !pc.loc.is_hex()) continue;
+        const size_t pt = static_cast<size_t>(pc.type);
+        const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
+        bool pending = false;  // a train alone on a city: a depot to be made this Turn
+        if (!depot && p.genuine_train[pt] && !(pc.loc.hex == h)) {
+            pending = true;
+            for (int j : s.stack(pc.loc))
+                if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
+        }
+        if (depot || pending) source(pc.loc.hex);
+        if (p.unit[pt] && hex::distance(pc.loc.hex, h) <= 3) {
+            const double w = 0.5 + p.of2[pt] / 8.0;
+            if (p.targets[pt].empty()) {
+                for (auto& a : army) a += w;
+            } else {
+                for (int oi : p.targets[pt])
+                    if (oi < static_cast<int>(army.size())) army[static_cast<size_t>(oi)] += w;
+            }
+        }
+    }
+    double forward = 0;
+    for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+        forward = std::max(forward, 10.0 * std::max(0, from[oi] - dist_to(p.objectives[oi], h)) * std::min(army[oi], 4.0) / 4.0);
+    return forward;
+}
+
+
+
+double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here,
+                   bool approximate) {
+    struct Exact {  // a depot changes the supply field: trace it for real
+        bool was = g_exact;
+        Exact() { g_exact = true; }
+        ~Exact() { g_exact = was; }
+    } exact;
     const core::ModuleDef& d = s.def();
     auto h = d.map.parse_label(label);
     const int t = d.counter_type_index(role + "_supply");
@@ -302,7 +563,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     // placed before the depots are made, 7.7), gains nothing from one more.
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
-        if (pc.owner == side && (p.genuine_train[static_cast<size_t>(pc.type)] ||
+        if (pc.owner == side && ((p.genuine_train[static_cast<size_t>(pc.type)] && !train_here) ||
                                  (p.depot_face[static_cast<size_t>(pc.type)] >= 0 && pc.face == p.depot_face[static_cast<size_t>(pc.type)])))
             return 0;
     }
@@ -313,6 +574,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
         const auto& pc = b.piece(i);
         if (pc.owner != side || !pc.loc.is_hex() || !p.genuine_train[static_cast<size_t>(pc.type)] || pc.face == face)
             continue;
+        if (train_here && pc.loc.hex == *h) continue;  // the train being decided on
         bool alone = true;
         for (int j : b.stack(pc.loc))
             if (b.piece(j).owner == side && p.unit[static_cast<size_t>(b.piece(j).type)]) alone = false;
@@ -320,49 +582,81 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     }
     core::GameState c = b;
     c.create_piece(t, "ai_depot_probe", side, core::Location::at(*h), face);
-    const double gain = evaluate(c, role).supply - evaluate(b, role).supply;
-    // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer the
-    // objectives than every source it has (depots, trains allocated this Turn, the USS) is worth
-    // 10 per hex gained, if it serves an army (own units within 3 hexes, by weight, up to 4).
-    double forward = 0;
-    if (!p.attacker.empty() && role == p.attacker && !p.objectives.empty()) {
-        auto nearest = [&](hex::Hex x) {
-            int best = 99;
-            for (const auto& o : p.objectives) best = std::min(best, dist_to(o, x));
-            return best;
-        };
-        int from = 99;
-        if (auto it = p.uss.find(side); it != p.uss.end())
-            for (const hex::Hex& u : it->second) from = std::min(from, nearest(u));
-        double army = 0;
-        for (const auto& pc : s.pieces()) {
-            if (pc.owner != side || !pc.loc.is_hex()) continue;
+    if (g_root.set && (g_depot_approx || approximate)) {
+        // the root's supply field, extended by the depot's range (hex distance: an approximation
+        // of the route, 6.2): what it brings into supply
+        g_exact = false;
+        const int reach = winter(b) ? 3 : 5;
+        double gain = 0;
+        for (const auto& pc : b.pieces()) {
             const size_t pt = static_cast<size_t>(pc.type);
-            const bool depot = p.depot_face[pt] >= 0 && pc.face == p.depot_face[pt];
-            bool pending = false;  // a train alone on a city: a depot to be made this Turn
-            if (!depot && p.genuine_train[pt]) {
-                pending = true;
-                for (int j : s.stack(pc.loc))
-                    if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) pending = false;
-            }
-            if (depot || pending) from = std::min(from, nearest(pc.loc.hex));
-            if (p.unit[pt] && hex::distance(pc.loc.hex, *h) <= 3) army += 0.5 + p.of2[pt] / 8.0;
+            if (pc.owner != side || !pc.loc.is_hex() || !p.unit[pt] || p.deemed_supplied[pt]) continue;
+            const std::int64_t k = key(pc.loc.hex);
+            if (g_root.field[side].count(k) || g_root.in[side].count(k)) continue;
+            bool served = false;  // by a depot being made this Turn
+            for (const auto& q : b.pieces())
+                if (q.owner == side && q.loc.is_hex() && q.face == face && p.genuine_train[static_cast<size_t>(q.type)] &&
+                    hex::distance(q.loc.hex, pc.loc.hex) <= reach)
+                    served = true;
+            if (!served && hex::distance(pc.loc.hex, *h) <= reach)
+                gain += kOutOfSupply * (1.0 + p.of2[pt] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
         }
-        forward = 10.0 * std::max(0, from - nearest(*h)) * std::min(army, 4.0) / 4.0;
+        return gain + forward_value(s, p, side, role, *h) - kDepotCost;
     }
+    // only own units out of supply near the hex can gain (the trace is costly: skipped otherwise)
+    bool near_unsupplied = true;
+    {
+        std::map<int, std::set<std::int64_t>> out;
+        if (real_supply(b, out, p.commander)) {
+            near_unsupplied = false;
+            const int reach = (winter(b) ? 3 : 5) + 1;
+            for (const auto& pc : b.pieces())
+                if (pc.owner == side && pc.loc.is_hex() && p.unit[static_cast<size_t>(pc.type)] &&
+                    out[side].count(key(pc.loc.hex)) && hex::distance(pc.loc.hex, *h) <= reach)
+                    near_unsupplied = true;
+        }
+    }
+    const double gain = near_unsupplied ? evaluate(c, role).supply - evaluate(b, role).supply : 0.0;
+    const double forward = forward_value(s, p, side, role, *h);
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
     return gain + forward - kDepotCost;
 }
 
-double stack_potential(const core::GameState& s, const std::string& role, const std::string& label) {
+double commander_move_prior(const core::GameState& s, const std::string& role, const std::string& piece,
+                            const std::string& label) {
+    const core::ModuleDef& d = s.def();
+    const Profile& p = profile(d);
+    const int i = s.find_piece(piece);
+    auto to = d.map.parse_label(label);
+    if (i < 0 || !to || !s.piece(i).loc.is_hex()) return 0;
+    if (p.napoleon[static_cast<size_t>(s.piece(i).type)]) return 1e6;
+    const int side = d.side_index(role);
+    auto weight = [&](core::Location at, int& commanders) {
+        double w = 0;
+        commanders = 0;
+        for (int j : s.stack(at)) {
+            const auto& pc = s.piece(j);
+            if (pc.owner != side) continue;
+            const size_t t = static_cast<size_t>(pc.type);
+            if (p.commander[t]) ++commanders;
+            else if (p.unit[t]) w += 0.5 + p.of2[t] / 8.0;
+        }
+        return std::min(w, 6.0);
+    };
+    int c_from = 0, c_to = 0;
+    const double w_from = weight(s.piece(i).loc, c_from), w_to = weight(core::Location::at(*to), c_to);
+    return (c_to == 0 ? 2.0 * w_to : 0.0) - (c_from == 1 ? 2.0 * w_from : 0.0);
+}
+
+double stack_potential(const core::GameState& s, const std::string& role, const std::string& label, bool ignore_train) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);
     if (!h) return 0;
     const int role_idx = d.side_index(role);
     const int att_idx = p.attacker.empty() ? -1 : d.side_index(p.attacker);
-    double own = 0, dist = 0;
+    double own = 0, dist = 0, wdist = 0;
     bool cmd = false, disrupted = false;
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
@@ -372,23 +666,42 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (!p.unit[t]) continue;
         if (p.held_until_turn4[t] && s.turn < 4) continue;  // 14.8: may not move yet
         own += 0.5 + p.of2[t] / 8.0;
+        if (!p.objectives.empty()) wdist += (0.5 + p.of2[t] / 8.0) * std::min(target_distance(p, t, *h), 15);
         if (pc.face == p.disrupted_face_of_unit) disrupted = true;
     }
     if (own == 0) return 0;
+    dist = wdist / own;
     // 8.3: no Commander, no move; a disrupted unit: the train serves to rally (8.1) first
     if (!cmd) own *= 0.1;
     else if (disrupted) own *= 0.6;
     // one train per stack is enough (7.3): a second one adds nothing
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
-        if (pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
+        if (!ignore_train && pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
     }
     if (role_idx == att_idx) {
-        int best = 99;
-        for (const auto& o : p.objectives) best = std::min(best, dist_to(o, *h) * (o.capital ? 2 : 3));
-        dist = std::min(best, 30);
-        // a stack already on its objective need not move; far ones gain a full move
-        return own * std::min(dist, 10.0);
+        // a stack already on its objective need not move; far ones gain a full move. With the
+        // root's supply field known: as much as the stack can gain within 3 hexes (8.4) without
+        // leaving it (a move out of supply is not taken, and its train is wasted)
+        double reach = 1.0;
+        if (g_root.set && !p.objectives.empty()) {
+            int best_gain = 0;
+            const double here = dist;  // the stack's mean distance, before `own` was scaled
+            for (const hex::Hex& x : g_root.field_hexes[role_idx]) {
+                if (hex::distance(x, *h) > 3) continue;
+                double there = 0, w = 0;
+                for (int i : s.stack(core::Location::at(*h))) {
+                    const auto& pc = s.piece(i);
+                    const size_t t = static_cast<size_t>(pc.type);
+                    if (pc.owner != role_idx || !p.unit[t]) continue;
+                    there += (0.5 + p.of2[t] / 8.0) * std::min(target_distance(p, t, x), 15);
+                    w += 0.5 + p.of2[t] / 8.0;
+                }
+                if (w > 0) best_gain = std::max(best_gain, static_cast<int>(std::lround(here - there / w)));
+            }
+            reach = 0.25 + 0.25 * std::min(best_gain, 3);
+        }
+        return own * 2.0 * std::min(dist, 5.0) * reach;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

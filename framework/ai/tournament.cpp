@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -86,6 +87,8 @@ int main(int argc, char** argv) {
     std::printf("%s: %s vs %s, %d game(s) per side, seeds %llu..\n", def->id.c_str(), a.c_str(),
                 b.c_str(), games, static_cast<unsigned long long>(seed));
     std::vector<double> all_times, turn_times;
+    double cpu_total = 0;
+    int games_total = 0;
     for (const auto& side : def->sides) {
         if (only_side != "both" && only_side != side.id) continue;
         int wins = 0, losses = 0, other = 0;
@@ -106,6 +109,8 @@ int main(int argc, char** argv) {
                 }
             }
             std::uint64_t taken = 0;
+            const std::clock_t cpu0 = std::clock();
+            const auto wall0 = std::chrono::steady_clock::now();
             int turn = s.state().turn;
             double turn_t = 0;
             while (!s.over() && taken < max_actions) {
@@ -136,10 +141,14 @@ int main(int argc, char** argv) {
             else if (!w.empty()) ++losses;
             else ++other;
             turns += s.state().turn;
-            std::fprintf(stderr, "  game %d (%s as %s, seed %llu): %s, turn %d, %llu actions\n", g + 1,
+            const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+            cpu_total += cpu;
+            ++games_total;
+            std::fprintf(stderr, "  game %d (%s as %s, seed %llu): %s, turn %d, %llu actions, %.1f s CPU, %.1f s wall\n", g + 1,
                          a.c_str(), side.id.c_str(), static_cast<unsigned long long>(gs),
                          w.empty() ? ("unfinished: " + s.state().result).c_str() : (w + " wins").c_str(),
-                         s.state().turn, static_cast<unsigned long long>(taken));
+                         s.state().turn, static_cast<unsigned long long>(taken), cpu, wall);
         }
         const int n = wins + losses + other;
         const auto [lo, hi] = wilson(wins, n);
@@ -147,6 +156,7 @@ int main(int argc, char** argv) {
                     a.c_str(), side.id.c_str(), wins, n, 100.0 * wins / std::max(1, n), 100 * lo,
                     100 * hi, turns / std::max(1, n));
     }
+    if (games_total > 0) std::printf("CPU per game (both bots and the rules): %.1f s on average\n", cpu_total / games_total);
     if (!all_times.empty()) {
         std::printf("AI decision time: median %.1f ms, max %.0f ms over %zu decisions; per Turn median %.2f s, max %.2f s\n",
                     1000 * median(all_times), 1000 * *std::max_element(all_times.begin(), all_times.end()),

@@ -134,6 +134,8 @@ function G.new(params, phases, hooks)
         return { in_supply = inside, out_of_supply = outside }
     end
 
+    require("cnw.ai_hints").install(rules, ctx)  -- more features for bots (rules.ai_supply_field)
+
     -- Broken invariants, for `vedette-cli play --check-invariants` and the random-games sweep
     -- (scripts/random-games.sh). An empty list when all hold.
     function rules.invariants(game)

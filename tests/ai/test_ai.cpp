@@ -145,3 +145,177 @@ TEST_CASE("rules.ai_features gives each of the role's stacks its real supply sta
     }
     CHECK(core::state_to_json(st) == core::state_to_json(s.state()));  // read only
 }
+
+TEST_CASE("march_attrition_chance reads 8.6-8.7 from the module's tables", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState st = s.state();
+    st.turn = 1;  // Winter: attrition from 2 hexes, +1 at 3; a unit lost on 6-7
+    CHECK(ai::march_attrition_chance(st, 1) == Approx(0.0));
+    CHECK(ai::march_attrition_chance(st, 2) == Approx(1.0 / 6));
+    CHECK(ai::march_attrition_chance(st, 3) == Approx(2.0 / 6));
+    st.turn = 7;  // Spring: from 3 hexes, drm 0
+    CHECK(ai::march_attrition_chance(st, 2) == Approx(0.0));
+    CHECK(ai::march_attrition_chance(st, 3) == Approx(1.0 / 6));
+}
+
+TEST_CASE("the supply field traced once at the root gives the same supply term as tracing", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    REQUIRE(g.rules->has_function("ai_supply_field"));
+    const core::GameState st = s.state();
+    ai::set_feature_rules(g.rules.get());
+    const ai::Evaluation traced = ai::evaluate(st, "coalition");
+    ai::set_supply_root(&st);
+    const ai::Evaluation rooted = ai::evaluate(st, "coalition");
+    ai::set_supply_root(nullptr);
+    ai::set_feature_rules(nullptr);
+    CHECK(rooted.supply == Approx(traced.supply));
+    CHECK(rooted.total == Approx(traced.total));
+    // and the field really is the rules': a side's stacks in supply stand in it or are supplied
+    // in place; stacks out of supply never stand in it
+    core::GameState c = st;
+    const core::Value field = g.rules->call(c, "ai_supply_field", {core::Value("coalition")});
+    const core::Value feats = g.rules->call(c, "ai_features", {core::Value("coalition")});
+    REQUIRE(field.is_object());
+    CHECK_FALSE(field.as_object().empty());
+    for (const auto& [h, flag] : feats.as_object().at("out_of_supply").as_object()) CHECK(field.as_object().count(h) == 0);
+}
+
+TEST_CASE("the evaluation counts the forage risk of clustered stacks (7.6 b)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    std::vector<int> units;
+    for (int i = 0; i < st.piece_count() && units.size() < 3; ++i) {
+        const auto& p = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+        auto cos = ct.stats.find("cossack");
+        if (p.owner == co && p.loc.is_hex() && ct.category == "unit" && (cos == ct.stats.end() || cos->second.as_int() == 0))
+            units.push_back(i);
+    }
+    REQUIRE(units.size() == 3);
+    // the same three units, spread over the Coalition's USS hexes (in supply), or clustered there
+    auto at = [&](const char* label) { return core::Location::at(*g.def->map.parse_label(label)); };
+    core::GameState spread = st, cluster = st;
+    spread.move_piece(units[0], at("4212"));
+    spread.move_piece(units[1], at("4217"));
+    spread.move_piece(units[2], at("4222"));
+    const hex::Hex mid = *g.def->map.parse_label("4217");
+    cluster.move_piece(units[0], core::Location::at(mid));
+    int placed = 1;
+    for (const hex::Hex n : hex::neighbours(mid)) {
+        if (placed == 3) break;
+        const core::HexDef* hd = g.def->map.find(n);
+        if (!hd || !g.def->map.terrain_types[static_cast<size_t>(hd->terrain)].playable || !cluster.stack(core::Location::at(n)).empty()) continue;
+        cluster.move_piece(units[static_cast<size_t>(placed++)], core::Location::at(n));
+    }
+    REQUIRE(placed == 3);
+    const double spread_supply = ai::evaluate(spread, "coalition").supply;
+    const double cluster_supply = ai::evaluate(cluster, "coalition").supply;
+    CHECK(cluster_supply < spread_supply);
+}
+
+TEST_CASE("a Coalition stack's first commander is worth moving to; a stack's last is worth keeping (12.1)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    // a Coalition commander alone with units, and a stack of units without a commander
+    std::string cmd, cmd_hex, lone_hex;
+    for (const auto& [loc, ids] : st.stacks()) {
+        if (!loc.is_hex()) continue;
+        int commanders = 0, units = 0;
+        std::string id;
+        for (int i : ids) {
+            const auto& p = st.piece(i);
+            if (p.owner != co) continue;
+            const auto& cat = g.def->counter_types[static_cast<size_t>(p.type)].category;
+            if (cat == "commander") {
+                ++commanders;
+                id = p.id;
+            } else if (cat == "unit") ++units;
+        }
+        if (commanders == 1 && units >= 2 && cmd.empty()) {
+            cmd = id;
+            cmd_hex = g.def->map.label(loc.hex);
+        }
+        if (commanders == 0 && units >= 1 && lone_hex.empty()) lone_hex = g.def->map.label(loc.hex);
+    }
+    REQUIRE_FALSE(cmd.empty());
+    REQUIRE_FALSE(lone_hex.empty());
+    // leaving its stack costs; joining a stack without one gains as much as that stack weighs
+    const double to_lone = ai::commander_move_prior(st, "coalition", cmd, lone_hex);
+    // an empty hex: the stack loses its only commander and nothing gains one
+    std::string empty_hex;
+    for (const auto& hd : g.def->map.hexes)
+        if (st.stack(core::Location::at(hd.hex)).empty() && g.def->map.terrain_types[static_cast<size_t>(hd.terrain)].playable) {
+            empty_hex = hd.label;
+            break;
+        }
+    REQUIRE_FALSE(empty_hex.empty());
+    CHECK(ai::commander_move_prior(st, "coalition", cmd, empty_hex) < 0);
+    CHECK(to_lone > ai::commander_move_prior(st, "coalition", cmd, empty_hex));
+    (void)cmd_hex;
+}
+
+TEST_CASE("the Coalition AI deploys a set-up depot for Wellington's army, out of supply without one (14.1)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    s.set_record_hashes(false);
+    session::RandomBot fr(1);
+    for (int i = 0; i < 50 && !s.over() && !(s.decider() == "coalition" && s.state().decision.step == "supply.setup_depot"); ++i)
+        REQUIRE(s.apply(s.decider(), fr.choose(s, s.decider())).ok);
+    REQUIRE(s.decider() == "coalition");
+    REQUIRE(s.state().decision.step == "supply.setup_depot");
+    ai::AiBot bot(ai::Level::Normal, 3);
+    const std::string act = bot.choose(s, "coalition");
+    CHECK(act.rfind("depot ", 0) == 0);  // not "done": a depot brings Spain's army into supply
+    // and the depot is in the south (rows 30+), where that army stands
+    REQUIRE(act.size() >= 10);
+    CHECK(std::atoi(act.substr(8, 2).c_str()) >= 30);
+}
+
+TEST_CASE("the Coalition AI plans its moves whole, deterministically for a seed (8.2-8.7)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 11;
+    auto play = [&](std::uint64_t seed, std::vector<std::string>& notes) {
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        session::RandomBot fr(4);
+        ai::AiBot co(ai::Level::Normal, seed);
+        std::vector<std::string> taken;
+        int moves = 0;
+        for (int i = 0; i < 400 && !s.over() && moves < 4; ++i) {
+            const std::string role = s.decider();
+            const std::string step = s.state().decision.step;
+            const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+            REQUIRE_FALSE(act.empty());
+            REQUIRE(s.apply(role, act).ok);
+            if (role == "coalition") taken.push_back(act);
+            if (role == "coalition" && step == "movement.choose") {
+                ++moves;
+                notes.push_back(co.explain());
+            }
+        }
+        return taken;
+    };
+    std::vector<std::string> n1, n2;
+    const auto a = play(21, n1);
+    const auto b = play(21, n2);
+    CHECK(a == b);
+    REQUIRE(n1.size() == 4);
+    for (const auto& n : n1) CHECK(n.find("planned move") != std::string::npos);
+}

@@ -1,0 +1,22 @@
+-- Features for bots (framework/ai, docs/ai.md) beyond rules.ai_features: read-only views of the
+-- rules' own computations, so the AI's evaluation agrees with the rules without re-implementing
+-- them. Installed by game.lua (`require("cnw.ai_hints").install(rules, ctx)`); nothing here
+-- changes a state.
+local M = {}
+
+function M.install(rules, ctx)
+    local supply_lib
+
+    -- rules.ai_supply_field(game, side): { [hex] = true } for every hex where a stack of `side`
+    -- would be in general supply (6.1-6.2) as the position stands: the rules' own supply field
+    -- (depots and USS, the route's length, terrain, rivers, enemy stacks and cavalry). The AI
+    -- traces it once per decision and judges the positions its search reaches against it.
+    function rules.ai_supply_field(game, side)
+        supply_lib = supply_lib or require("cnw.supply")
+        local out = {}
+        for hex in pairs(supply_lib._field(ctx, game, side)) do out[hex] = true end
+        return out
+    end
+end
+
+return M
