@@ -16,6 +16,12 @@ namespace vedette::ai {
 
 namespace {
 
+// A stack whose Supply Train bought less than this gain of the objectives term (about one hex
+// for one unit) is "stalled": for kStalledTurns Turns its train value is scaled by kStalledFactor.
+constexpr double kStalledGain = 2.0;
+constexpr int kStalledTurns = 2;
+constexpr double kStalledFactor = 0.3;
+
 std::ostream* g_debug = nullptr;
 bool g_debug_env_checked = false;
 int g_debug_level = 1;  // 2: every candidate's value
@@ -493,6 +499,9 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                 const bool stack = a.label.find("stack") != std::string::npos;
                 const bool depot = a.label.find("depot") != std::string::npos;
                 stack_v[i] = v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
+                if (auto it = stalled_.find(role + " " + a.args[0]);
+                    stack && it != stalled_.end() && s.state().turn - it->second <= kStalledTurns)
+                    stack_v[i] = v = v * kStalledFactor;
                 if (depot) {
                     const double dv = depot_value(worlds[0], role, a.args[0], false, true);
                     if (dv > v) {
@@ -535,6 +544,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         }
     }
     bool planned = false;  // a stack's move: planned whole (plan_move), not scored per step
+    std::string moving_stack;  // movement.choose: the hex of the stack whose move was weighed
     if (step == "movement.stack") {
         const MovePlan mp = plan_move(worlds[0], role, acts, budget);
         if (mp.value > -1e17) {
@@ -561,6 +571,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             }
         if (first < acts.size()) {
             const std::string at = acts[first].args[0];
+            moving_stack = at;
             for (size_t i = 0; i < acts.size(); ++i) {
                 const auto& a = acts[i];
                 // the stack's own move, or passing with its train (the one at its hex)
@@ -673,6 +684,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         reason_ = why.str();
     }
     explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
+    // a train that bought no progress: that stack gets trains last for a while (7.3)
+    if (!moving_stack.empty() && any &&
+        (acts[best].kind == "pass" || outcome[best].objectives - before.objectives < kStalledGain))
+        stalled_[role + " " + moving_stack] = s.state().turn;
     if (std::ostream* out = debug_out()) {
         *out << "[ai] " << explanation_ << " {"
              << static_cast<int>(1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
                             const std::string& hex);
 // `ignore_train`: as if the stack had no Supply Train yet (what it loses if its train becomes a
 // depot, 7.7).
+// The attacker's nearest unit to each objective (hexes) and its units on the map / in all, for
+// tournament reports (1814: how near the Coalition got); "" without objectives.
+std::string attacker_progress(const core::GameState& s);
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
                        bool ignore_train = false);
 // What a depot at `hex` is worth to `role` (the units it would bring into supply).
@@ -104,6 +108,13 @@ public:
     // The last decision explained in one line (level, role, Turn, step, action, value, the terms
     // it changes, the runner-up): the log's debug note (session::Bot::explain).
     std::string explain() const override { return explanation_; }
+    // The Turn a stack of `role` at `hex` last left its Supply Train unused (passed, or moved
+    // no nearer its objective), or -1: such a stack gets trains after the others (7.3).
+    int stalled_turn(const std::string& role, const std::string& hex) const {
+        auto it = stalled_.find(role + " " + hex);
+        return it == stalled_.end() ? -1 : it->second;
+    }
+    void forget_stalled() { stalled_.clear(); }
 
 private:
     Evaluation score(const core::GameState& base, const std::string& role, const core::Action& a,
@@ -127,6 +138,10 @@ private:
     std::shared_ptr<script::RulesHost> rules_;
     const core::ModuleDef* rules_def_ = nullptr;
     std::vector<double> times_;
+    // 7.3, 8.2: where a stack given a Supply Train could not use it (it passed, or its move
+    // brought it no nearer its objective): role + hex -> the Turn. A stack there gets trains
+    // after the others for two Turns (terrain, rivers or the supply field hold it back).
+    std::map<std::string, int> stalled_;
     std::string reason_;
     std::string explanation_;
 };

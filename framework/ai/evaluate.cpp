@@ -498,13 +498,14 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
 }
 
 constexpr double kDepotCost = 20.0;
+constexpr double kForwardPerHex = 25.0;  // per hex the depot net gains towards an objective (7.8)
 
 // The attacker's supply net must follow its advance (6.1, 7.8): what a depot at `h` adds by
 // reaching nearer the objectives.
 double forward_value(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex h) {
     // The attacker's supply net must follow its advance (6.1, 7.8): a depot nearer an objective
     // than every source the net has towards it (depots, trains allocated this Turn, the USS) is
-    // worth 10 per hex gained, if it serves the army marching on that objective (its units
+    // worth kForwardPerHex per hex gained, if it serves the army marching on that objective (its units
     // within 3 hexes, by weight, up to 4). Per objective: Wellington's Spanish sources do not
     // bring Paris nearer.
     if (p.attacker.empty() || role != p.attacker || p.objectives.empty()) return 0;
@@ -538,7 +539,7 @@ double forward_value(const core::GameState& s, const Profile& p, int side, const
     }
     double forward = 0;
     for (size_t oi = 0; oi < p.objectives.size(); ++oi)
-        forward = std::max(forward, 10.0 * std::max(0, from[oi] - dist_to(p.objectives[oi], h)) * std::min(army[oi], 4.0) / 4.0);
+        forward = std::max(forward, kForwardPerHex * std::max(0, from[oi] - dist_to(p.objectives[oi], h)) * std::min(army[oi], 4.0) / 4.0);
     return forward;
 }
 
@@ -621,6 +622,30 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
     return gain + forward - kDepotCost;
+}
+
+std::string attacker_progress(const core::GameState& s) {
+    const core::ModuleDef& d = s.def();
+    const Profile& p = profile(d);
+    if (p.attacker.empty() || p.objectives.empty()) return "";
+    const int att = d.side_index(p.attacker);
+    std::vector<int> nearest(p.objectives.size(), 99);
+    int on_map = 0, total = 0, sum_dist = 0;
+    for (const auto& pc : s.pieces()) {
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner != att || !p.unit[t]) continue;
+        ++total;
+        if (!pc.loc.is_hex()) continue;
+        ++on_map;
+        sum_dist += target_distance(p, t, pc.loc.hex);
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi) nearest[oi] = std::min(nearest[oi], dist_to(p.objectives[oi], pc.loc.hex));
+    }
+    std::string out;
+    for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+        out += p.objectives[oi].name + " " + std::to_string(nearest[oi]) + ", ";
+    char mean[32];
+    std::snprintf(mean, sizeof mean, "%.1f", on_map ? static_cast<double>(sum_dist) / on_map : 0.0);
+    return out + "mean to own objective " + mean + ", " + p.attacker + " units on the map " + std::to_string(on_map) + "/" + std::to_string(total);
 }
 
 double commander_move_prior(const core::GameState& s, const std::string& role, const std::string& piece,

@@ -145,10 +145,11 @@ int main(int argc, char** argv) {
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
             cpu_total += cpu;
             ++games_total;
-            std::fprintf(stderr, "  game %d (%s as %s, seed %llu): %s, turn %d, %llu actions, %.1f s CPU, %.1f s wall\n", g + 1,
+            std::fprintf(stderr, "  game %d (%s as %s, seed %llu): %s, turn %d, %llu actions, %.1f s CPU, %.1f s wall; %s\n", g + 1,
                          a.c_str(), side.id.c_str(), static_cast<unsigned long long>(gs),
                          w.empty() ? ("unfinished: " + s.state().result).c_str() : (w + " wins").c_str(),
-                         s.state().turn, static_cast<unsigned long long>(taken), cpu, wall);
+                         s.state().turn, static_cast<unsigned long long>(taken), cpu, wall,
+                         ai::attacker_progress(s.state()).c_str());
         }
         const int n = wins + losses + other;
         const auto [lo, hi] = wilson(wins, n);

@@ -319,3 +319,77 @@ TEST_CASE("the Coalition AI plans its moves whole, deterministically for a seed 
     REQUIRE(n1.size() == 4);
     for (const auto& n : n1) CHECK(n.find("planned move") != std::string::npos);
 }
+
+constexpr int kStalledTurnsInTest = 2;
+
+TEST_CASE("a Coalition stack that leaves its Supply Train unused gets trains after the others (7.3, 8.2)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 3;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    s.set_record_hashes(false);
+    session::RandomBot fr(3);
+    ai::AiBot co(ai::Level::Normal, 3 * 31 + 9);
+    // play until the Coalition AI passes a stack with its train (8.2: the train discarded)
+    std::string passed_at;
+    int passed_turn = -1;
+    for (int i = 0; i < 3000 && !s.over() && passed_at.empty(); ++i) {
+        const std::string role = s.decider();
+        const std::string step = s.state().decision.step;
+        const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+        REQUIRE_FALSE(act.empty());
+        if (role == "coalition" && step == "movement.choose" && act.rfind("pass ", 0) == 0) {
+            // "Pass, discarding the Supply Train at HEX (8.2)": the stack's hex
+            const std::string note = co.explain();
+            const auto at = note.find("Supply Train at ");
+            REQUIRE(at != std::string::npos);
+            passed_at = note.substr(at + 16, 4);
+            passed_turn = s.state().turn;
+        }
+        REQUIRE(s.apply(role, act).ok);
+    }
+    REQUIRE_FALSE(passed_at.empty());
+    CHECK(co.stalled_turn("coalition", passed_at) == passed_turn);
+    CHECK(co.stalled_turn("french", passed_at) == -1);
+    // at the next allocations (7.4), where the same bot without that memory would give the
+    // stalled stack a train, the bot gives it to another
+    int differed = 0;
+    for (int i = 0; i < 3000 && !s.over() && s.state().turn <= passed_turn + kStalledTurnsInTest; ++i) {
+        const std::string role = s.decider();
+        const std::string step = s.state().decision.step;
+        if (role == "coalition" && step == "supply.allocate" && s.state().turn > passed_turn) {
+            ai::AiBot fresh = co;
+            fresh.forget_stalled();
+            if (fresh.choose(s, role) == "allocate " + passed_at) {
+                CHECK(co.choose(s, role) != "allocate " + passed_at);
+                ++differed;
+                break;
+            }
+        }
+        const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+        REQUIRE_FALSE(act.empty());
+        REQUIRE(s.apply(role, act).ok);
+    }
+    CHECK(differed == 1);
+}
+
+TEST_CASE("attacker_progress reports how near the Coalition's units got to its objectives (14.4)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState st = s.state();
+    const std::string start = ai::attacker_progress(st);
+    CHECK(start.find("Paris 0,") == std::string::npos);  // the Coalition starts far from Paris
+    CHECK(start.find("coalition units on the map ") != std::string::npos);
+    // a Coalition combat unit put on Paris (5420): 0 hexes
+    const int co = g.def->side_index("coalition");
+    for (int i = 0; i < st.piece_count(); ++i) {
+        const auto& p = st.piece(i);
+        if (p.owner == co && p.loc.is_hex() && g.def->counter_types[static_cast<size_t>(p.type)].category == "unit") {
+            st.move_piece(i, core::Location::at(*g.def->map.parse_label("5420")));
+            break;
+        }
+    }
+    CHECK(ai::attacker_progress(st).rfind("Paris 0, ", 0) == 0);
+}
