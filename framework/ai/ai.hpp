@@ -76,6 +76,9 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
 // terrain), to rank candidates before the exact value of the best few.
 double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
                    bool train_here = false, bool approximate = false);
+// The forward reach part of depot_value (7.8): kForwardPerHex per hex the attacker's depot net
+// would gain towards an objective, scaled by its army there (0 for the defender).
+double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& hex);
 // Hits and misses of the cache of rules.ai_features results (for tests and the profile).
 std::pair<std::uint64_t, std::uint64_t> supply_cache_stats();
 double supply_trace_seconds();

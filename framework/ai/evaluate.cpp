@@ -545,6 +545,13 @@ double forward_value(const core::GameState& s, const Profile& p, int side, const
 
 
 
+double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& label) {
+    const core::ModuleDef& d = s.def();
+    auto h = d.map.parse_label(label);
+    if (!h) return 0;
+    return forward_value(s, profile(d), d.side_index(role), role, *h);
+}
+
 double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here,
                    bool approximate) {
     struct Exact {  // a depot changes the supply field: trace it for real

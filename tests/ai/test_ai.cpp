@@ -1,5 +1,8 @@
 // The AI layer: registration, determinism for a seed, decisions from the role's view only.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <deque>
+#include <map>
 #include <set>
 
 #include "ai/ai.hpp"
@@ -392,4 +395,75 @@ TEST_CASE("attacker_progress reports how near the Coalition's units got to its o
         }
     }
     CHECK(ai::attacker_progress(st).rfind("Paris 0, ", 0) == 0);
+}
+
+TEST_CASE("a Coalition depot nearer Paris than its net, with the army there, pays for its train (7.2, 7.8)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState st = s.state();
+    const auto& map = g.def->map;
+    const int co = g.def->side_index("coalition");
+    // hexes to Paris (5420) over playable hexes, as the evaluation counts them
+    std::map<std::pair<int, int>, int> dist;
+    const hex::Hex paris = *map.parse_label("5420");
+    std::deque<hex::Hex> q{paris};
+    dist[{paris.q, paris.r}] = 0;
+    while (!q.empty()) {
+        const hex::Hex c = q.front();
+        q.pop_front();
+        for (const hex::Hex n : hex::neighbours(c)) {
+            const core::HexDef* hd = map.find(n);
+            if (!hd || !map.terrain_types[static_cast<size_t>(hd->terrain)].playable) continue;
+            if (dist.emplace(std::make_pair(n.q, n.r), dist[{c.q, c.r}] + 1).second) q.push_back(n);
+        }
+    }
+    auto to_paris = [&](hex::Hex h) {
+        auto it = dist.find({h.q, h.r});
+        return it == dist.end() ? 99 : it->second;
+    };
+    // the Coalition's net towards Paris: its USS and its depots on the map
+    int net = 99;
+    for (const hex::Hex& u : map.region("uss_coalition")->hexes) net = std::min(net, to_paris(u));
+    for (const auto& pc : st.pieces()) {
+        const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+        if (pc.owner == co && pc.loc.is_hex() && pc.face == ct.face_index("depot")) net = std::min(net, to_paris(pc.loc.hex));
+    }
+    // the city nearest the net among those nearer Paris than it (not the southern objectives)
+    int city_feature = -1;
+    for (size_t fi = 0; fi < map.feature_types.size(); ++fi)
+        if (map.feature_types[fi].id == "city") city_feature = static_cast<int>(fi);
+    REQUIRE(city_feature >= 0);
+    std::string city;
+    int gained = 0;
+    for (const auto& hd : map.hexes) {
+        if (!std::count(hd.features.begin(), hd.features.end(), city_feature)) continue;
+        if (hd.label == "5929" || hd.label == "4832") continue;  // Bordeaux, Marseilles: objectives themselves
+        const int k = net - to_paris(hd.hex);
+        if (k >= 1 && (city.empty() || k < gained)) {
+            city = hd.label;
+            gained = k;
+        }
+    }
+    REQUIRE_FALSE(city.empty());
+
+    // the main army's units put on the city (weight 0.5 + OF/4 each, 4 and more: the full value)
+    int moved = 0;
+    for (int i = 0; i < st.piece_count() && moved < 8; ++i) {
+        const auto& pc = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+        auto army = ct.stats.find("army");
+        if (pc.owner == co && pc.loc.is_hex() && ct.category == "unit" && army != ct.stats.end() && army->second.is_string() &&
+            army->second.as_string() == "bohemia") {
+            st.move_piece(i, core::Location::at(*map.parse_label(city)));
+            ++moved;
+        }
+    }
+    REQUIRE(moved == 8);
+    const double forward = ai::depot_forward_value(st, "coalition", city);
+    INFO("city " << city << ", " << gained << " hexes nearer Paris than the net");
+    // every hex gained is worth more than the train the depot costs in each later Turn (20)
+    CHECK(forward / gained > 20.0);
+    CHECK(ai::depot_forward_value(st, "french", city) == 0);
 }
