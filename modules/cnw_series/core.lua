@@ -31,6 +31,18 @@ local function pieces(game)
 end
 core.pieces = pieces
 
+-- core.memo_table(game, key): the state's memo sub-table named `key` (any value: a string, a
+-- configuration ctx), created empty on first use. For derived data cached once per state.
+function core.memo_table(game, key)
+    local memo = game.memo()
+    local t = memo[key]
+    if t == nil then
+        t = {}
+        memo[key] = t
+    end
+    return t
+end
+
 local function piece(game, id) return (game.memo()["core.pieces"] or pieces(game))[id] or nil end
 core.piece = piece
 

@@ -147,12 +147,7 @@ end
 -- a river when params.reinforcements_river_exception? Once per state, configuration, side and hex
 -- (game.memo): the listing asks it of the same hexes for every reinforcement.
 local function enemy_adjacent(ctx, game, hex, side)
-    local memo = game.memo()
-    local all = memo["reinforcements.enemy_adjacent"]
-    if not all then
-        all = {}
-        memo["reinforcements.enemy_adjacent"] = all
-    end
+    local all = core.memo_table(game, "reinforcements.enemy_adjacent")
     local mine = all[ctx]
     if not mine then
         mine = {}

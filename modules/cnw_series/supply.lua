@@ -243,12 +243,7 @@ end
 -- A "situation" is computed once per query: who occupies what, where the enemy cavalry stands.
 
 -- This state's memo for one game configuration `ctx` (a test may use several in one state).
-local function memo_of(ctx, game)
-    local memo = game.memo()
-    local mine = memo[ctx]
-    if not mine then mine = {}; memo[ctx] = mine end
-    return mine
-end
+local function memo_of(ctx, game) return core.memo_table(game, ctx) end
 
 -- Where every combat unit and commander stands for the rules (15.1: hidden units in their
 -- marker's hex), once per state (game.memo) for both sides: parallel lists of the pieces with a

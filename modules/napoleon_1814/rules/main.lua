@@ -121,12 +121,7 @@ end
 function hooks.hex_closed(ctx, game, hex, ids)
     local core = ctx.core
     -- what stands in the hex, once per state and hex (game.memo)
-    local memo = game.memo()
-    local seen = memo["1814.hex_closed"]
-    if not seen then
-        seen = {}
-        memo["1814.hex_closed"] = seen
-    end
+    local seen = core.memo_table(game, "1814.hex_closed")
     local here = seen[hex]
     if not here then
         here = { neutral = false, naples = false, others = false }

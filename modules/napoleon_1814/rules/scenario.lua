@@ -182,12 +182,7 @@ end
 function S.entry_hexes(ctx, game, id)
     if not game.prop(id, "arrive_anywhere") then return nil end
     -- the same for every such piece: once per state and configuration (game.memo; READ ONLY)
-    local memo = game.memo()
-    local known = memo["1814.entry_hexes"]
-    if not known then
-        known = {}
-        memo["1814.entry_hexes"] = known
-    end
+    local known = core.memo_table(game, "1814.entry_hexes")
     if known[ctx] then return known[ctx] end
     local out, seen = {}, {}
     for _, c in ipairs(game.pieces { owner = "french", category = "commander" }) do
