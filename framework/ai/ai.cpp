@@ -21,6 +21,8 @@ namespace {
 constexpr double kStalledGain = 2.0;
 constexpr int kStalledTurns = 2;
 constexpr double kStalledFactor = 0.3;
+// 10.2: the order test's chance that is enough (a die of 3 or more): more CCs go to other attacks.
+constexpr double kOrderTestEnough = 4.0 / 6.0 - 1e-9;
 
 std::ostream* g_debug = nullptr;
 bool g_debug_env_checked = false;
@@ -167,6 +169,49 @@ AiBot::AiBot(Level level, std::uint64_t seed)
     : level_(level), p_(params_for(level)), rng_(seed ^ 0xa1a1a1a1c0ffeeull) {}
 AiBot::~AiBot() = default;
 
+// 10.2: an attack goes ahead when 1d6 (not a 1) + the stack's best CR + the CCs allocated reach 7;
+// a failed test ends the side's attacks for the Turn (10.2 b). The evaluation cannot see CCs
+// (they are lost at the Turn's end), so neither a one-die rollout nor the greedy policy weighs
+// them: each offer is tried on every face instead, and the attack counted as going ahead when
+// the combat goes on (a further combat step, or the rules' "(10.2 c)" in the log).
+int AiBot::order_test_choice(const core::GameState& g, const std::string& role, const std::vector<core::Action>& acts,
+                             int& budget, std::vector<double>* chances) {
+    if (g.decision.step != "combat.attacker_cc" || !g.forced_dice.empty()) return -1;
+    int best = -1;
+    double best_p = -1;
+    if (chances) chances->assign(acts.size(), -1);
+    for (size_t i = 0; i < acts.size(); ++i) {
+        if (acts[i].kind != "cc") continue;
+        int ahead = 0, tried = 0;
+        for (int face = 1; face <= 6; ++face) {
+            core::GameState c = g;
+            c.forced_dice = {face};
+            const size_t events_before = c.events.size();
+            --budget;
+            try {
+                rules_->apply(c, role, acts[i]);
+            } catch (const std::exception&) {
+                continue;
+            }
+            ++tried;
+            bool on = c.result.empty() && c.decision.step.rfind("combat.", 0) == 0 &&
+                      c.decision.step != "combat.order" && continues_procedure(c.decision.step);
+            for (size_t e = events_before; e < c.events.size() && !on; ++e)
+                if (c.events[e].text.find("(10.2 c)") != std::string::npos) on = true;
+            if (on) ++ahead;
+        }
+        if (tried == 0) continue;
+        const double p = static_cast<double>(ahead) / tried;
+        if (chances) (*chances)[i] = p;
+        if (p > best_p + 1e-9) {  // offers run 0, 1, 2...: the fewest CCs for the best chance
+            best_p = p;
+            best = static_cast<int>(i);
+        }
+        if (p >= kOrderTestEnough) break;  // enough: the CCs left serve the Turn's other attacks
+    }
+    return best;
+}
+
 // The greedy default policy of rollouts: the action whose immediate result evaluates best for
 // `who` (no further lookahead). Applies the chosen action; returns its text.
 std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budget) {
@@ -178,6 +223,14 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     }
     if (acts.empty()) return {};
     const std::string step = g.decision.step;
+    if (const int cc = order_test_choice(g, who, acts, budget); cc >= 0) {
+        try {
+            rules_->apply(g, who, acts[static_cast<size_t>(cc)]);
+        } catch (const std::exception&) {
+            return {};
+        }
+        return acts[static_cast<size_t>(cc)].text();
+    }
     // a short budget must still weigh ending the procedure (a move's end, where march
     // attrition is thrown): those choices are tried first
     std::stable_partition(acts.begin(), acts.end(), [](const core::Action& a) {
@@ -240,7 +293,7 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
 }
 
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
-// reconnaissance in force, never a forced march), breadth first up to `plan_nodes` positions;
+// reconnaissance in force; forced marches only on the last two Turns), breadth first up to `plan_nodes` positions;
 // each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
 // is applied with the die's best face and, when attrition can strike, its worst, weighted by the
 // chance read from the module's tables. Returns the index in `acts` of the first step towards the
@@ -280,6 +333,10 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         }
         return ev.total;
     };
+    // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
+    // Turn's end; the halved combat strength and the disruption to come matter little by then)
+    const int length = root.var("game_length").is_int() ? static_cast<int>(root.var("game_length").as_int()) : root.def().turn_last;
+    const bool rush = length > 0 && length - root.turn <= 1;
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
     for (const auto& a : acts)
@@ -290,7 +347,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     std::deque<Node> open;
     std::set<std::string> seen;
     open.push_back({root, acts.size(), root_hexes});
-    while (!open.empty() && plan.nodes < p_.plan_nodes && budget > 0) {
+    const int node_cap = rush ? 2 * p_.plan_nodes : p_.plan_nodes;  // 5 hexes reach further
+    while (!open.empty() && plan.nodes < node_cap && budget > 0) {
         Node n = std::move(open.front());
         open.pop_front();
         ++plan.nodes;
@@ -328,7 +386,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                     plan.eval = ev;
                     plan.first = n.first == acts.size() ? i : n.first;
                 }
-            } else if ((a.kind == "to" && !forced_march(a)) || a.kind == "recon") {
+            } else if ((a.kind == "to" && (rush || !forced_march(a))) || a.kind == "recon") {
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
                 if (a.kind == "to" && !seen.insert(dest).second) continue;
                 Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1};
@@ -543,6 +601,17 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             scored[i] = true;
         }
     }
+    if (step == "combat.attacker_cc") {
+        std::vector<double> chance;
+        if (order_test_choice(worlds[0], role, acts, budget, &chance) >= 0) {
+            direct = true;  // the chance the attack goes ahead, less a little per CC spent
+            for (size_t i = 0; i < acts.size(); ++i) {
+                if (chance[i] < 0) continue;
+                value[i] = chance[i] - 1e-3 * static_cast<double>(i);
+                scored[i] = true;
+            }
+        }
+    }
     bool planned = false;  // a stack's move: planned whole (plan_move), not scored per step
     std::string moving_stack;  // movement.choose: the hex of the stack whose move was weighed
     if (step == "movement.stack") {
@@ -672,7 +741,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         std::ostringstream why;
         why.precision(1);
         why << std::fixed;
-        if (direct) why << "train value " << value[best];
+        if (direct && step == "combat.attacker_cc") why << "order test (10.2) passes with chance " << value[best];
+        else if (direct) why << "train value " << value[best];
         else if (planned) why << "planned move, value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         else why << "value " << value[best] << " vs now " << before.total << " (" << changes(before, outcome[best]) << ")";
         // the runner-up, so a designer sees what was weighed

@@ -131,6 +131,11 @@ private:
     MovePlan plan_move(const core::GameState& root, const std::string& role,
                        const std::vector<core::Action>& acts, int& budget);
     bool depot_possible(const core::GameState& g, const std::string& role, const std::string& hex);
+    // 10.2: the Combat Commands to put behind an attack already ordered: for each offer, the
+    // chance (over the die's six faces, asked of the rules) that the attack goes ahead; the
+    // fewest CCs that reach the best chance. Returns the index in `acts`, -1 if not such a step.
+    int order_test_choice(const core::GameState& g, const std::string& role, const std::vector<core::Action>& acts,
+                          int& budget, std::vector<double>* chances = nullptr);
     void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                  int& budget);
     std::string greedy(core::GameState& g, const std::string& who, int& budget);

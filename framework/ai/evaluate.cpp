@@ -149,6 +149,39 @@ constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per he
 constexpr double kOutOfSupply = 10.0;     // per unit (x (1 + OF/2)), doubled when already disrupted
 constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
 constexpr double kFrontierCity = 8.0;     // per hex a held city lies beyond the depot net (7.7)
+// 14.4 asks for one unit in Paris and one in Bordeaux or Marseilles, not for the whole army: the
+// attacker's leading unit towards Paris, and its leading unit towards the nearer southern city,
+// are worth this much per hex (so trains go to the spearheads, not spread over every stack).
+constexpr double kLeadPerHex = 30.0;
+constexpr int kLeadCap = 12;
+
+// The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
+// `counts` accepts (those in supply: a spearhead cut off is disrupted at the next supply phase,
+// 6.4, and can neither move nor attack; on the last Turns any unit, as 14.4 counts occupation).
+template <typename Counts>
+std::vector<int> leads(const core::GameState& s, const Profile& p, int att_idx, Counts counts) {
+    std::vector<int> lead(p.objectives.size(), 99);
+    for (const auto& pc : s.pieces()) {
+        if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[static_cast<size_t>(pc.type)]) continue;
+        if (!p.deemed_supplied[static_cast<size_t>(pc.type)] && !counts(pc.loc.hex)) continue;
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi) lead[oi] = std::min(lead[oi], dist_to(p.objectives[oi], pc.loc.hex));
+    }
+    return lead;
+}
+
+// The lead term for the given distances: the capital's leader plus the best of the others'.
+double lead_value(const Profile& p, const std::vector<int>& lead) {
+    int capital = kLeadCap, other = kLeadCap;
+    bool has_other = false;
+    for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+        if (p.objectives[oi].capital) capital = std::min(capital, lead[oi]);
+        else {
+            other = std::min(other, lead[oi]);
+            has_other = true;
+        }
+    }
+    return -kLeadPerHex * (std::min(capital, kLeadCap) + (has_other ? std::min(other, kLeadCap) : 0));
+}
 
 // Hexes from `h` to the objective of a unit of type `t`: its army's, else the nearest (Paris,
 // the capital, counted at 2/3 of its distance).
@@ -351,6 +384,11 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             pc.face == p.depot_face[static_cast<size_t>(pc.type)])
             sources[pc.owner].push_back(pc.loc.hex);
     const int range = winter(s) ? 3 : 5;
+    // 6.4 strikes at the next Turn's supply phase: a unit out of supply at the end of the last
+    // Turn loses nothing, and near the end a disrupted unit still holds its hex (14.4 counts
+    // occupation): the cost of being out of supply falls over the last three Turns
+    const int length = s.var("game_length").is_int() ? static_cast<int>(s.var("game_length").as_int()) : d.turn_last;
+    const double supply_scale = length > 0 ? std::clamp((length - s.turn) / 3.0, 0.0, 1.0) : 1.0;
     std::map<int, std::set<std::int64_t>> unsupplied;
     const bool approx = g_root.set && !g_exact;
     const bool real = !approx && real_supply(s, unsupplied, p.commander);
@@ -373,7 +411,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
         if (p.unit[t] && !p.deemed_supplied[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
             // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
-            const double w = kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+            const double w = supply_scale * kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
             e.supply += pc.owner == role_idx ? -w : w;
         }
         if (p.genuine_train[t] && pc.loc.is_hex()) {
@@ -418,6 +456,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             }
             obj_att += kFrontierCity * best;
         }
+    }
+    if (att_idx >= 0 && !p.objectives.empty()) {
+        const bool any = length > 0 && length - s.turn <= 1;
+        obj_att += lead_value(p, leads(s, p, att_idx, [&](hex::Hex h) { return any || supplied(att_idx, h); }));
     }
     if (paris) cities_att += 120;
     if (south) cities_att += 80;
@@ -733,7 +775,27 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             }
             reach = 0.25 + 0.25 * std::min(best_gain, 3);
         }
-        return own * 2.0 * std::min(dist, 5.0) * reach;
+        // the spearheads (kLeadPerHex): what the stack's move could add to the lead towards an
+        // objective, within 3 hexes (8.4) and, when it is known, the supply field
+        double lead_gain = 0;
+        if (cmd && !disrupted && !p.objectives.empty()) {
+            const std::vector<int> now = leads(s, p, role_idx, [&](hex::Hex x) {
+                return !g_root.set || g_root.field[role_idx].count(key(x)) > 0 || g_root.in[role_idx].count(key(x)) > 0;
+            });
+            std::vector<int> after = now;
+            auto consider = [&](hex::Hex x) {
+                for (size_t oi = 0; oi < p.objectives.size(); ++oi) after[oi] = std::min(after[oi], dist_to(p.objectives[oi], x));
+            };
+            if (g_root.set) {
+                for (const hex::Hex& x : g_root.field_hexes[role_idx])
+                    if (hex::distance(x, *h) <= 3) consider(x);
+            } else {
+                for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+                    after[oi] = std::min(after[oi], std::max(0, dist_to(p.objectives[oi], *h) - 3));
+            }
+            lead_gain = lead_value(p, after) - lead_value(p, now);
+        }
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

@@ -467,3 +467,130 @@ TEST_CASE("a Coalition depot nearer Paris than its net, with the army there, pay
     CHECK(forward / gained > 20.0);
     CHECK(ai::depot_forward_value(st, "french", city) == 0);
 }
+
+TEST_CASE("10.2: the AI puts behind an attack the fewest Combat Commands that give it a two-in-three chance", "[ai]") {
+    Game g = load_1814();
+    // random games until an attack waits for its CCs with at least two to spend
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 40 && checked < 3; ++seed) {
+        session::Setup setup;
+        setup.seed = seed;
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        session::RandomBot rb(seed * 7 + 1);
+        for (int i = 0; i < 4000 && !s.over(); ++i) {
+            const std::string role = s.decider();
+            const auto acts = s.actions(role);
+            if (s.state().decision.step == "combat.attacker_cc" && acts.size() >= 3) {
+                // the rules' own figures, read from the log of a test thrown with a 6 and no CC:
+                // "10.2: die 6 + CR c + 0 CC = ..."
+                core::GameState probe = s.state();
+                probe.forced_dice = {6};
+                const size_t before = probe.events.size();
+                g.rules->apply(probe, role, acts[0]);
+                int cr = -1;
+                for (size_t e = before; e < probe.events.size(); ++e)
+                    if (auto at = probe.events[e].text.find("+ CR "); at != std::string::npos)
+                        cr = std::atoi(probe.events[e].text.c_str() + at + 5);
+                REQUIRE(cr >= 0);
+                // 10.2: a 1 aborts; otherwise die + CR + CC >= 7 goes ahead
+                auto chance = [&](int n) {
+                    int ok = 0;
+                    for (int d = 2; d <= 6; ++d) ok += d + cr + n >= 7;
+                    return ok;
+                };
+                const int most = static_cast<int>(acts.size()) - 1;
+                int expect = most;
+                for (int n = 0; n <= most; ++n)
+                    if (chance(n) >= 4) {
+                        expect = n;
+                        break;
+                    }
+                if (chance(expect) < 4)  // out of reach: the fewest for the best chance
+                    for (int n = 0; n <= most; ++n)
+                        if (chance(n) == chance(most)) {
+                            expect = n;
+                            break;
+                        }
+                ai::AiBot bot(ai::Level::Normal, seed);
+                CHECK(bot.choose(s, role) == "cc " + std::to_string(expect));
+                CHECK(bot.explain().find("order test (10.2)") != std::string::npos);
+                ++checked;
+                break;
+            }
+            REQUIRE(s.apply(role, rb.choose(s, role)).ok);
+        }
+    }
+    CHECK(checked == 3);
+}
+
+namespace {
+// A position on Turn `turn` with two lone units of the Army of Silesia (marching on Paris) on the
+// Rhine front, one a hex ahead of the other, both within the supply range of the eastern map
+// edge (the Coalition's USS, 6.2); every other Coalition unit taken off the map.
+struct Front {
+    core::GameState st;
+    int lead = -1, rear = -1;
+};
+Front front_position(Game& g, int turn) {
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    Front f{s.state()};
+    f.st.turn = turn;
+    const int co = g.def->side_index("coalition");
+    int eliminated = -1;
+    for (size_t b = 0; b < g.def->map.boxes.size(); ++b)
+        if (g.def->map.boxes[b].id == "eliminated") eliminated = static_cast<int>(b);
+    REQUIRE(eliminated >= 0);
+    std::vector<int> units;
+    for (int i = 0; i < f.st.piece_count(); ++i) {
+        const auto& p = f.st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+        const auto cossack = ct.stats.find("cossack");
+        if (p.owner != co || !p.loc.is_hex() || ct.category != "unit") continue;
+        f.st.move_piece(i, core::Location::in_box(eliminated));
+        const auto army = ct.stats.find("army");  // an army marching on Paris (14.4)
+        if (!(cossack != ct.stats.end() && cossack->second.is_int() && cossack->second.as_int() == 1) &&
+            army != ct.stats.end() && army->second.is_string() && army->second.as_string() == "silesia")
+            units.push_back(i);
+    }
+    REQUIRE(units.size() >= 2);
+    f.lead = units[0];
+    f.rear = units[1];
+    f.st.move_piece(f.lead, core::Location::at(*g.def->map.parse_label("4518")));  // 3 hexes from the edge
+    f.st.move_piece(f.rear, core::Location::at(*g.def->map.parse_label("4418")));
+    return f;
+}
+}  // namespace
+
+TEST_CASE("14.4: the Coalition's leading unit towards Paris is worth more a hex than the rest of its army", "[ai]") {
+    Game g = load_1814();
+    Front f = front_position(g, 8);
+    const double base = ai::evaluate(f.st, "coalition").objectives;
+    core::GameState lead = f.st, rear = f.st;
+    // each unit one hex nearer Paris (5420), on the same row
+    lead.move_piece(f.lead, core::Location::at(*g.def->map.parse_label("4618")));  // one hex on
+    rear.move_piece(f.rear, core::Location::at(*g.def->map.parse_label("4318")));  // one hex back
+    const double lead_gain = ai::evaluate(lead, "coalition").objectives - base;
+    const double rear_loss = base - ai::evaluate(rear, "coalition").objectives;
+    CHECK(lead_gain > 0);
+    CHECK(rear_loss > 0);
+    CHECK(lead_gain > rear_loss + 20);  // the spearhead's hex carries the lead term (kLeadPerHex)
+    // and the French see it the other way round
+    CHECK(ai::evaluate(lead, "french").objectives - ai::evaluate(f.st, "french").objectives == Approx(-lead_gain));
+}
+
+TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, and full three Turns before", "[ai]") {
+    Game g = load_1814();
+    for (int turn : {9, 12}) {
+        Front f = front_position(g, turn);
+        core::GameState far = f.st;
+        // the rear unit deep in France, beyond any Coalition supply source
+        far.move_piece(f.rear, core::Location::at(*g.def->map.parse_label("5124")));
+        const double cost = ai::evaluate(f.st, "coalition").supply - ai::evaluate(far, "coalition").supply;
+        INFO("turn " << turn);
+        if (turn == 12) CHECK(cost == Approx(0));
+        else CHECK(cost > 5);
+    }
+}
