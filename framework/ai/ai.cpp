@@ -23,6 +23,9 @@ constexpr int kStalledTurns = 2;
 constexpr double kStalledFactor = 0.3;
 // 10.2: the order test's chance that is enough (a die of 3 or more): more CCs go to other attacks.
 constexpr double kOrderTestEnough = 4.0 / 6.0 - 1e-9;
+// Dice samples for an attack on an objective (its outcome may decide the game).
+constexpr int kObjectiveAttackSamples = 6;
+constexpr int kObjectiveAttackShare = 60;  // applies per such sample, at least: a whole combat
 
 std::ostream* g_debug = nullptr;
 bool g_debug_env_checked = false;
@@ -177,6 +180,11 @@ AiBot::~AiBot() = default;
 int AiBot::order_test_choice(const core::GameState& g, const std::string& role, const std::vector<core::Action>& acts,
                              int& budget, std::vector<double>* chances) {
     if (g.decision.step != "combat.attacker_cc" || !g.forced_dice.empty()) return -1;
+    // an attack on an objective (14.4) gets every CC that raises its chance
+    bool all_in = false;
+    if (const core::Value& c = g.var("combat_current"); c.is_object())
+        if (auto to = c.as_object().find("to"); to != c.as_object().end() && to->second.is_string())
+            all_in = objective_hex(g.def(), to->second.as_string());
     int best = -1;
     double best_p = -1;
     if (chances) chances->assign(acts.size(), -1);
@@ -207,7 +215,7 @@ int AiBot::order_test_choice(const core::GameState& g, const std::string& role, 
             best_p = p;
             best = static_cast<int>(i);
         }
-        if (p >= kOrderTestEnough) break;  // enough: the CCs left serve the Turn's other attacks
+        if (p >= kOrderTestEnough && !all_in) break;  // enough: the CCs left serve the Turn's other attacks
     }
     return best;
 }
@@ -690,6 +698,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         std::fill(shortlisted.begin(), shortlisted.end(), false);
         for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) shortlisted[prior[k].second] = true;
     }
+    // an attack may clear a route for the attacker's supply (6.2): its positions' fields traced
+    struct FieldGuard {
+        explicit FieldGuard(bool on) { set_field_tracing(on); }
+        ~FieldGuard() { set_field_tracing(false); }
+    } field_guard(step == "combat.order");
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
     for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {
@@ -705,11 +718,19 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         }
         Evaluation sum;
         int n = 0;
-        for (int k = 0; k < p_.samples; ++k) {
-            int share = std::max(2, budget / std::max(1, (n_cand - static_cast<int>(i)) * p_.samples));
+        // an attack on an objective (14.4: it may win the game) is judged over several dice, not
+        // one: its value is mostly the chance of taking the hex
+        const int samples = step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
+                                    objective_hex(s.def(), acts[i].args[1])
+                                ? std::max(p_.samples, kObjectiveAttackSamples)
+                                : p_.samples;
+        for (int k = 0; k < samples; ++k) {
+            int share = samples > p_.samples  // each of the objective's dice gets a full share
+                            ? std::max(kObjectiveAttackShare, budget / std::max(1, n_cand - static_cast<int>(i)))
+                            : std::max(2, budget / std::max(1, (n_cand - static_cast<int>(i)) * samples));
             const int before_share = share;
             try {
-                add(sum, score(worlds[static_cast<size_t>(k)], role, acts[i], k, share), 1.0);
+                add(sum, score(worlds[static_cast<size_t>(k) % worlds.size()], role, acts[i], k, share), 1.0);
                 ++n;
             } catch (const std::exception&) {
             }

@@ -76,6 +76,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
 // terrain), to rank candidates before the exact value of the best few.
 double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
                    bool train_here = false, bool approximate = false);
+// Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).
+bool objective_hex(const core::ModuleDef& d, const std::string& label);
 // The forward reach part of depot_value (7.8): kForwardPerHex per hex the attacker's depot net
 // would gain towards an objective, scaled by its army there (0 for the defender).
 double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& hex);
@@ -84,7 +86,10 @@ std::pair<std::uint64_t, std::uint64_t> supply_cache_stats();
 double supply_trace_seconds();
 // Trace each side's supply field once, at `root` (null: forget it); evaluate() then judges
 // positions against it instead of tracing each (rules.ai_supply_field, when the module has it).
-void set_supply_root(const core::GameState* root);  // time spent in rules.ai_features so far (this thread)
+void set_supply_root(const core::GameState* root);
+// While on, evaluate() also counts what a position's own supply field (traced by the module)
+// gains over the root's towards the objectives: attacks that clear a route (6.2).
+void set_field_tracing(bool on);  // time spent in rules.ai_features so far (this thread)
 
 // A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
 // (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is

@@ -18,6 +18,7 @@ namespace vedette::ai {
 
 namespace {
 
+
 thread_local script::RulesHost* g_feature_rules = nullptr;  // the AI's own RulesHost while it decides
 
 struct Objective {
@@ -157,7 +158,7 @@ constexpr int kLeadCap = 12;
 
 // The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
 // `counts` accepts (those in supply: a spearhead cut off is disrupted at the next supply phase,
-// 6.4, and can neither move nor attack; on the last Turns any unit, as 14.4 counts occupation).
+// 6.4, and can neither move nor attack; on the last Turn any unit, as 14.4 counts occupation).
 template <typename Counts>
 std::vector<int> leads(const core::GameState& s, const Profile& p, int att_idx, Counts counts) {
     std::vector<int> lead(p.objectives.size(), 99);
@@ -237,6 +238,11 @@ struct SupplyRoot {
 };
 thread_local SupplyRoot g_root;
 thread_local bool g_exact = false;
+// Combats can open the attacker's supply routes (6.2: no route through an enemy stack): while
+// set (set_field_tracing), evaluate() traces the attacker's supply field of each position it
+// judges and counts the reach gained over the root's field (memoized per position).
+thread_local bool g_trace_field = false;
+thread_local std::unordered_map<std::uint64_t, double> g_field_memo;
 // depot_value's gain from the root's field by hex distance (cheap, but blind to terrain and
 // rivers: off), or from the real trace (only near units out of supply)
 constexpr bool g_depot_approx = false;
@@ -289,6 +295,11 @@ bool real_supply(const core::GameState& s, std::map<int, std::set<std::int64_t>>
 void set_feature_rules(script::RulesHost* rules) {
     g_feature_rules = rules;
     g_supply_cache.clear();
+}
+
+void set_field_tracing(bool on) {
+    g_trace_field = on;
+    g_field_memo.clear();
 }
 
 void set_supply_root(const core::GameState* root) {
@@ -356,6 +367,15 @@ std::string winner_of(const core::ModuleDef& def, const std::string& result) {
     }
     return best;
 }
+
+std::vector<int> field_leads(const Profile& p, int side, const core::GameState* state);
+
+// What a depot at the city `h` (held by a stack of the attacker `side`) would add to its supply
+// field's reach (field_lead_gain, traced exactly), memoized per Turn and depot net.
+double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex h);
+// The share of a depot site's gain (site_gain) a stack holding the city earns: the depot is made
+// only at the next supply phase (7.7), with a train.
+constexpr double kSiteShare = 0.5;
 
 Evaluation evaluate(const core::GameState& s, const std::string& role) {
     const core::ModuleDef& d = s.def();
@@ -457,8 +477,31 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             obj_att += kFrontierCity * best;
         }
     }
+    if (att_idx >= 0 && !p.objectives.empty() && g_root.set) {
+        // a city held where a depot would carry the supply field nearer the objectives (7.7-7.8)
+        double best_site = 0;
+        std::set<std::int64_t> seen;
+        for (const auto& pc : s.pieces()) {
+            if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[static_cast<size_t>(pc.type)]) continue;
+            const std::int64_t k = key(pc.loc.hex);
+            if (!p.cities.count(k) || !seen.insert(k).second) continue;
+            best_site = std::max(best_site, site_gain(s, p, att_idx, pc.loc.hex));
+        }
+        obj_att += kSiteShare * best_site;
+        if (g_trace_field) {
+            const std::uint64_t k = supply_key(s, p.commander);
+            auto it = g_field_memo.find(k);
+            if (it == g_field_memo.end()) {
+                const std::vector<int> now = field_leads(p, att_idx, nullptr), after = field_leads(p, att_idx, &s);
+                const double gain = now.empty() || after.size() != now.size() ? 0.0 : lead_value(p, after) - lead_value(p, now);
+                if (g_field_memo.size() > 20000) g_field_memo.clear();
+                it = g_field_memo.emplace(k, gain).first;
+            }
+            obj_att += it->second;
+        }
+    }
     if (att_idx >= 0 && !p.objectives.empty()) {
-        const bool any = length > 0 && length - s.turn <= 1;
+        const bool any = length > 0 && length - s.turn <= 0;
         obj_att += lead_value(p, leads(s, p, att_idx, [&](hex::Hex h) { return any || supplied(att_idx, h); }));
     }
     if (paris) cities_att += 120;
@@ -587,6 +630,97 @@ double forward_value(const core::GameState& s, const Profile& p, int side, const
 
 
 
+// The supply field's lead towards each objective (7.8, 14.4): the nearest hex to it where a stack
+// of `side` would be in supply; from the root's field, or (`state` given) traced on that state by
+// the module (rules.ai_supply_field). Empty when neither is known.
+std::vector<int> field_leads(const Profile& p, int side, const core::GameState* state) {
+    std::vector<int> lead(p.objectives.size(), 99);
+    auto consider = [&](hex::Hex x) {
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi) lead[oi] = std::min(lead[oi], dist_to(p.objectives[oi], x));
+    };
+    if (state) {
+        script::RulesHost* r = g_feature_rules;
+        if (!r || &r->def() != &state->def() || !r->has_function("ai_supply_field")) return {};
+        try {
+            core::GameState c = *state;
+            const core::Value f = r->call(c, "ai_supply_field", {core::Value(state->def().sides[static_cast<size_t>(side)].id)});
+            if (!f.is_object()) return {};
+            for (const auto& [label, flag] : f.as_object()) {
+                (void)flag;
+                if (auto h = state->def().map.parse_label(label)) consider(*h);
+            }
+        } catch (const std::exception&) {
+            return {};
+        }
+        return lead;
+    }
+    if (!g_root.set) return {};
+    for (const hex::Hex& x : g_root.field_hexes[side]) consider(x);
+    return lead;
+}
+
+// What a depot at `h` adds to the reach of the attacker's supply field towards its objectives
+// (the spearheads can only go where they stay in supply, 6.4): kLeadPerHex per hex of the field's
+// lead gained. `probe`: the state with the depot, traced exactly; null: the root's field
+// extended by the supply range around `h` (hex distance).
+double field_lead_gain(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex h,
+                       const core::GameState* probe) {
+    if (p.attacker.empty() || role != p.attacker || p.objectives.empty() || !g_root.set) return 0;
+    const std::vector<int> now = field_leads(p, side, nullptr);
+    std::vector<int> after;
+    if (probe) after = field_leads(p, side, probe);
+    if (after.empty()) {
+        after = now;
+        const int reach = winter(s) ? 3 : 5;
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+            after[oi] = std::min(after[oi], std::max(0, dist_to(p.objectives[oi], h) - reach));
+    }
+    if (now.empty() || after.size() != now.size()) return 0;
+    return std::max(0.0, lead_value(p, after) - lead_value(p, now));
+}
+
+// memo of site_gain: (Turn, depot net, site) -> gain
+thread_local std::unordered_map<std::uint64_t, double> g_site_memo;
+
+double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex h) {
+    const core::ModuleDef& d = s.def();
+    std::uint64_t k = 1469598103934665603ull ^ static_cast<std::uint64_t>(s.turn) * 1315423911ull;
+    auto mix = [&k](std::uint64_t v) { k = (k ^ (v + 0x9e3779b97f4a7c15ull + (k << 6) + (k >> 2))) * 1099511628211ull; };
+    for (const auto& pc : s.pieces()) {
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner == side && pc.loc.is_hex() && p.depot_face[t] >= 0 && pc.face == p.depot_face[t]) {
+            if (pc.loc.hex == h) return 0;  // a depot already
+            mix(static_cast<std::uint64_t>(key(pc.loc.hex)));
+        }
+    }
+    mix(static_cast<std::uint64_t>(key(h)) * 31 + 7);
+    if (auto it = g_site_memo.find(k); it != g_site_memo.end()) return it->second;
+    double gain = 0;
+    const int t = d.counter_type_index(d.sides[static_cast<size_t>(side)].id + "_supply");
+    const int face = t < 0 ? -1 : d.counter_types[static_cast<size_t>(t)].face_index("depot");
+    if (face >= 0 && s.find_piece("ai_site_probe") < 0) {
+        try {
+            core::GameState c = s;
+            c.create_piece(t, "ai_site_probe", side, core::Location::at(h), face);
+            gain = field_lead_gain(s, p, side, d.sides[static_cast<size_t>(side)].id, h, &c);
+        } catch (const std::exception&) {
+            gain = 0;
+        }
+    }
+    if (g_site_memo.size() > 50000) g_site_memo.clear();
+    g_site_memo.emplace(k, gain);
+    return gain;
+}
+
+bool objective_hex(const core::ModuleDef& d, const std::string& label) {
+    const Profile& p = profile(d);
+    auto h = d.map.parse_label(label);
+    if (!h) return false;
+    for (const auto& o : p.objectives)
+        if (o.hex == *h) return true;
+    return false;
+}
+
 double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& label) {
     const core::ModuleDef& d = s.def();
     auto h = d.map.parse_label(label);
@@ -651,7 +785,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
             if (!served && hex::distance(pc.loc.hex, *h) <= reach)
                 gain += kOutOfSupply * (1.0 + p.of2[pt] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
         }
-        return gain + forward_value(s, p, side, role, *h) - kDepotCost;
+        return gain + forward_value(s, p, side, role, *h) + field_lead_gain(s, p, side, role, *h, nullptr) - kDepotCost;
     }
     // only own units out of supply near the hex can gain (the trace is costly: skipped otherwise)
     bool near_unsupplied = true;
@@ -670,7 +804,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     const double forward = forward_value(s, p, side, role, *h);
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
-    return gain + forward - kDepotCost;
+    return gain + forward + field_lead_gain(s, p, side, role, *h, &c) - kDepotCost;
 }
 
 std::string attacker_progress(const core::GameState& s) {

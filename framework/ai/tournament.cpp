@@ -3,7 +3,9 @@
 // decision times (median / max per decision, median / max per Turn).
 //
 //   vedette-tournament MODULE_DIR --a ai --b random [--games N] [--seed S] [--scenario ID]
-//                      [--max-actions N] [--side french|coalition|both]
+//                      [--max-actions N] [--side french|coalition|both] [--save-dir DIR]
+//
+// --save-dir writes each game as a save (DIR/KIND-as-SIDE-SEED.json) to replay or open in the GUI.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -40,7 +42,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string dir, a = "ai", b = "random", scenario, only_side = "both";
+    std::string dir, a = "ai", b = "random", scenario, only_side = "both", save_dir;
     int games = 20;
     std::uint64_t seed = 1, max_actions = 200000;
     for (int i = 1; i < argc; ++i) {
@@ -60,10 +62,12 @@ int main(int argc, char** argv) {
         else if (k == "--side") only_side = next();
         else if (k == "--max-actions") max_actions = std::stoull(next());
         else if (k == "--ai-debug") ai::set_debug_stream(&std::cerr);
+        else if (k == "--save-dir") save_dir = next();
         else if (!k.empty() && k[0] != '-') dir = k;
         else {
             std::cerr << "usage: vedette-tournament MODULE_DIR --a KIND --b KIND [--games N] [--seed S]\n"
-                         "       [--scenario ID] [--side SIDE|both] [--max-actions N] [--ai-debug]\n";
+                         "       [--scenario ID] [--side SIDE|both] [--max-actions N] [--ai-debug]\n"
+                         "       [--save-dir DIR]\n";
             return 2;
         }
     }
@@ -98,7 +102,7 @@ int main(int argc, char** argv) {
             session::Setup setup;
             setup.seed = gs;
             auto s = session::Session::start(def, rules, *sc, setup);
-            s.set_record_hashes(false);
+            s.set_record_hashes(!save_dir.empty());  // a save's replay checks its hashes
             std::map<std::string, std::unique_ptr<session::Bot>> bots;
             std::string why;
             for (const auto& sd : def->sides) {
@@ -136,6 +140,15 @@ int main(int argc, char** argv) {
                 }
             }
             if (turn_t > 0) turn_times.push_back(turn_t);
+            if (!save_dir.empty()) {
+                const std::string path = save_dir + "/" + a + "-as-" + side.id + "-" + std::to_string(gs) + ".json";
+                try {
+                    s.save(path);
+                } catch (const std::exception& e) {
+                    std::cerr << "vedette-tournament: cannot save " << path << ": " << e.what() << "\n";
+                    return 1;
+                }
+            }
             const std::string w = ai::winner_of(*def, s.state().result);
             if (w == side.id) ++wins;
             else if (!w.empty()) ++losses;

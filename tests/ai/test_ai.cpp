@@ -594,3 +594,69 @@ TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, a
         else CHECK(cost > 5);
     }
 }
+
+namespace {
+// The rules' own supply field of `side` (rules.ai_supply_field): its nearest hex to `target`.
+int field_reach(Game& g, const core::GameState& st, const std::string& side, const std::string& target) {
+    core::GameState c = st;
+    const core::Value f = g.rules->call(c, "ai_supply_field", {core::Value(side)});
+    REQUIRE(f.is_object());
+    const hex::Hex to = *g.def->map.parse_label(target);
+    int best = 99;
+    // hexes along the map's grid, as the AI counts them (playable hexes only; no river here)
+    for (const auto& [label, flag] : f.as_object()) {
+        (void)flag;
+        best = std::min(best, hex::distance(*g.def->map.parse_label(label), to));
+    }
+    return best;
+}
+}  // namespace
+
+TEST_CASE("6.2: traced, a position is credited with the reach its own supply field gains (attacks that open routes)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 5;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState root = s.state();
+    root.turn = 8;  // spring: 5-hex routes (6.2)
+    // 14.4: the field's nearest hex to Paris, and to the nearer of Bordeaux and Marseilles (capped
+    // at 12, as the AI counts them)
+    auto reach_cost = [&](const core::GameState& x) {
+        return std::min(field_reach(g, x, "coalition", "5420"), 12) +
+               std::min(std::min(field_reach(g, x, "coalition", "5929"), field_reach(g, x, "coalition", "4832")), 12);
+    };
+    const int root_cost = reach_cost(root);
+    // a position whose field reaches further than the root's: a Coalition depot in a city (the
+    // rules' trace decides which), as the field would be after an attack that cleared a route
+    const int co = g.def->side_index("coalition");
+    const int depot_type = g.def->counter_type_index("coalition_supply");
+    const int depot_face = g.def->counter_types[static_cast<size_t>(depot_type)].face_index("depot");
+    int city = -1;
+    for (size_t fi = 0; fi < g.def->map.feature_types.size(); ++fi)
+        if (g.def->map.feature_types[fi].id == "city") city = static_cast<int>(fi);
+    bool found = false;
+    for (const auto& hd : g.def->map.hexes) {
+        if (std::find(hd.features.begin(), hd.features.end(), city) == hd.features.end()) continue;
+        if (!root.stack(core::Location::at(hd.hex)).empty()) continue;
+        core::GameState further = root;
+        further.create_piece(depot_type, "test_depot", co, core::Location::at(hd.hex), depot_face);
+        const int gained = root_cost - reach_cost(further);
+        if (gained <= 0) continue;
+        ai::set_feature_rules(g.rules.get());
+        ai::set_supply_root(&root);
+        const double plain = ai::evaluate(further, "coalition").objectives;
+        const double root_plain = ai::evaluate(root, "coalition").objectives;
+        ai::set_field_tracing(true);
+        const double traced = ai::evaluate(further, "coalition").objectives;
+        const double root_traced = ai::evaluate(root, "coalition").objectives - root_plain;  // the root gains nothing
+        ai::set_field_tracing(false);
+        ai::set_supply_root(nullptr);
+        ai::set_feature_rules(nullptr);
+        INFO("a depot at " << g.def->map.label(hd.hex) << " gains " << gained << " hexes of reach");
+        CHECK(traced - plain == Approx(30.0 * gained));
+        CHECK(root_traced == Approx(0));
+        found = true;
+        break;
+    }
+    CHECK(found);
+}
