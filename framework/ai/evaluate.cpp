@@ -477,7 +477,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             obj_att += kFrontierCity * best;
         }
     }
-    if (att_idx >= 0 && !p.objectives.empty() && g_root.set) {
+    if (att_idx >= 0 && !p.objectives.empty() && (g_root.set || g_feature_rules)) {
         // a city held where a depot would carry the supply field nearer the objectives (7.7-7.8)
         double best_site = 0;
         std::set<std::int64_t> seen;
@@ -665,8 +665,9 @@ std::vector<int> field_leads(const Profile& p, int side, const core::GameState* 
 // extended by the supply range around `h` (hex distance).
 double field_lead_gain(const core::GameState& s, const Profile& p, int side, const std::string& role, hex::Hex h,
                        const core::GameState* probe) {
-    if (p.attacker.empty() || role != p.attacker || p.objectives.empty() || !g_root.set) return 0;
-    const std::vector<int> now = field_leads(p, side, nullptr);
+    if (p.attacker.empty() || role != p.attacker || p.objectives.empty()) return 0;
+    // the root's field, or (no root: a position judged alone) the position's own
+    const std::vector<int> now = field_leads(p, side, g_root.set ? nullptr : &s);
     std::vector<int> after;
     if (probe) after = field_leads(p, side, probe);
     if (after.empty()) {
