@@ -786,7 +786,10 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
             if (!served && hex::distance(pc.loc.hex, *h) <= reach)
                 gain += kOutOfSupply * (1.0 + p.of2[pt] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
         }
-        return gain + forward_value(s, p, side, role, *h) + field_lead_gain(s, p, side, role, *h, nullptr) - kDepotCost;
+        // the field's reach is traced (site_gain, memoized): by hex distance it ignores the rivers
+        // (6.2) and promised depots that carry the field nowhere
+        const double field_reach = role == p.attacker ? site_gain(s, p, side, *h) : 0.0;
+        return gain + forward_value(s, p, side, role, *h) + field_reach - kDepotCost;
     }
     // only own units out of supply near the hex can gain (the trace is costly: skipped otherwise)
     bool near_unsupplied = true;
