@@ -371,7 +371,8 @@ std::string winner_of(const core::ModuleDef& def, const std::string& result) {
 std::vector<int> field_leads(const Profile& p, int side, const core::GameState* state);
 
 // What a depot at the city `h` (held by a stack of the attacker `side`) would add to its supply
-// field's reach (field_lead_gain, traced exactly), memoized per Turn and depot net.
+// field's reach (field_lead_gain, traced exactly), memoized per Turn and depot net; 0 where the
+// rules would not let a depot be made now (7.7-7.8).
 double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex h);
 // The share of a depot site's gain (site_gain) a stack holding the city earns: the depot is made
 // only at the next supply phase (7.7), with a train.
@@ -697,9 +698,30 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
     mix(static_cast<std::uint64_t>(key(h)) * 31 + 7);
     if (auto it = g_site_memo.find(k); it != g_site_memo.end()) return it->second;
     double gain = 0;
-    const int t = d.counter_type_index(d.sides[static_cast<size_t>(side)].id + "_supply");
+    const std::string& side_id = d.sides[static_cast<size_t>(side)].id;
+    const int t = d.counter_type_index(side_id + "_supply");
     const int face = t < 0 ? -1 : d.counter_types[static_cast<size_t>(t)].face_index("depot");
-    if (face >= 0 && s.find_piece("ai_site_probe") < 0) {
+    const int train_face = t < 0 ? -1 : d.counter_types[static_cast<size_t>(t)].face_index("train");
+    // 7.7-7.8: only where the rules would let a depot be made (a friendly city, or one a friendly
+    // stack holds; linked to the USS by the depot chain), asked with a probe train there
+    bool linkable = true;
+    script::RulesHost* r = g_feature_rules;
+    if (r && &r->def() == &d && train_face >= 0 && s.find_piece("ai_link_probe") < 0) {
+        try {
+            core::GameState c = s;
+            c.create_piece(t, "ai_link_probe", side, core::Location::at(h), train_face);
+            c.decision.role = side_id;
+            c.decision.step = "supply.depot";
+            c.decision.context = core::Value();
+            const std::string label = d.map.label(h);
+            linkable = false;
+            for (const auto& a : r->actions(c, side_id))
+                if (a.kind == "depot" && !a.args.empty() && a.args[0] == label) linkable = true;
+        } catch (const std::exception&) {
+            linkable = true;  // cannot tell: the field decides
+        }
+    }
+    if (linkable && face >= 0 && s.find_piece("ai_site_probe") < 0) {
         try {
             core::GameState c = s;
             c.create_piece(t, "ai_site_probe", side, core::Location::at(h), face);
