@@ -154,6 +154,10 @@ constexpr double kFrontierCity = 8.0;     // per hex a held city lies beyond the
 // attacker's leading unit towards Paris, and its leading unit towards the nearer southern city,
 // are worth this much per hex (so trains go to the spearheads, not spread over every stack).
 constexpr double kLeadPerHex = 30.0;
+// The last two Turns: per OF (in halves, up to kAssaultCap) of undisrupted attacker units next to
+// an objective it does not hold (the force for the attack that takes it).
+constexpr double kAssaultPerOf = 5.0;
+constexpr double kAssaultCap = 16.0;
 constexpr int kLeadCap = 12;
 
 // The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
@@ -504,6 +508,26 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     if (att_idx >= 0 && !p.objectives.empty()) {
         const bool any = length > 0 && length - s.turn <= 0;
         obj_att += lead_value(p, leads(s, p, att_idx, [&](hex::Hex h) { return any || supplied(att_idx, h); }));
+        // 14.4 on the last two Turns: an objective the attacker does not hold yet is taken by an
+        // attack (10-11) from the hexes around it; undisrupted units there (in supply, or on the
+        // last Turn any: 6.4 disrupts only at the next supply phase) are worth their strength
+        if (length > 0 && length - s.turn <= 1) {
+            std::vector<double> force(p.objectives.size(), 0);
+            for (const auto& pc : s.pieces()) {
+                const size_t t = static_cast<size_t>(pc.type);
+                if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[t] || pc.face == p.disrupted_face_of_unit) continue;
+                if (!any && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) continue;
+                for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+                    if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) force[oi] += p.of2[t];
+            }
+            double capital = 0, other = 0;
+            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+                const double v = kAssaultPerOf * std::min(force[oi], kAssaultCap);
+                if (p.objectives[oi].capital) capital = std::max(capital, v);
+                else other = std::max(other, v);
+            }
+            obj_att += capital + other;
+        }
     }
     if (paris) cities_att += 120;
     if (south) cities_att += 80;
