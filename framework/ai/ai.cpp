@@ -541,6 +541,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         ~RootGuard() { set_supply_root(nullptr); }
     } root_guard(step == "supply.convert" || step == "supply.remove_depot" ? nullptr : &worlds[0]);
     // (converting or removing a depot changes the supply field itself: traced for real)
+    // An attack may clear a route for the attacker's supply, and a stack on a city lets the
+    // attacker's routes through it (6.2: no route through an enemy city unless a friendly stack
+    // holds it): the fields of the positions these choices reach are traced
+    struct FieldGuard {
+        explicit FieldGuard(bool on) { set_field_tracing(on); }
+        ~FieldGuard() { set_field_tracing(false); }
+    } field_guard(step == "combat.order" ||
+                  (attacker_role(s.def(), role) && (step == "movement.choose" || step == "movement.stack")));
     const Evaluation before = evaluate(worlds[0], role);
 
     int budget = p_.apply_budget;
@@ -698,11 +706,6 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         std::fill(shortlisted.begin(), shortlisted.end(), false);
         for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) shortlisted[prior[k].second] = true;
     }
-    // an attack may clear a route for the attacker's supply (6.2): its positions' fields traced
-    struct FieldGuard {
-        explicit FieldGuard(bool on) { set_field_tracing(on); }
-        ~FieldGuard() { set_field_tracing(false); }
-    } field_guard(step == "combat.order");
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
     for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {

@@ -76,6 +76,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
 // terrain), to rank candidates before the exact value of the best few.
 double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
                    bool train_here = false, bool approximate = false);
+// Whether `role` is the side that must take the objectives (1814: the Coalition).
+bool attacker_role(const core::ModuleDef& d, const std::string& role);
 // Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).
 bool objective_hex(const core::ModuleDef& d, const std::string& label);
 // The forward reach part of depot_value (7.8): kForwardPerHex per hex the attacker's depot net

@@ -759,6 +759,11 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
     return gain;
 }
 
+bool attacker_role(const core::ModuleDef& d, const std::string& role) {
+    const Profile& p = profile(d);
+    return !p.attacker.empty() && p.attacker == role;
+}
+
 bool objective_hex(const core::ModuleDef& d, const std::string& label) {
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);
