@@ -25,7 +25,9 @@ constexpr double kStalledFactor = 0.3;
 constexpr double kOrderTestEnough = 4.0 / 6.0 - 1e-9;
 // Dice samples for an attack on an objective (its outcome may decide the game).
 constexpr int kObjectiveAttackSamples = 6;
-constexpr int kObjectiveAttackShare = 60;  // applies per such sample, at least: a whole combat
+constexpr int kObjectiveAttackShare = 60;
+// 10.1: how much better leaving a unit out of an ordered attack must look (one dice sample).
+constexpr double kExcludeMargin = 5.0;  // applies per such sample, at least: a whole combat
 
 std::ostream* g_debug = nullptr;
 bool g_debug_env_checked = false;
@@ -747,6 +749,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             scored[i] = true;
         }
     }
+    // 10.1: a unit left out of an attack only weakens it; leaving one out must be clearly better
+    // than one sample's noise
+    if (step == "combat.order_units")
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (acts[i].kind == "exclude" && scored[i]) value[i] -= kExcludeMargin;
     size_t best = 0;
     bool any = false;
     for (size_t i = 0; i < acts.size(); ++i)
