@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "ai/ai.hpp"
@@ -659,4 +660,39 @@ TEST_CASE("6.2: traced, a position is credited with the reach its own supply fie
         break;
     }
     CHECK(found);
+}
+
+TEST_CASE("14.4: on the last Turn a unit next to Paris counts for the spearhead and for the assault on it", "[ai]") {
+    Game g = load_1814();
+    // the same step, one hex nearer Paris (5420) into a hex next to it, judged on Turn 9 and on
+    // Turn 12 (the last): far beyond the Coalition's supply, so on Turn 9 the unit leads nothing
+    // (6.4: it will be disrupted) and no assault is counted yet
+    const hex::Hex paris = *g.def->map.parse_label("5420");
+    auto free_hex = [&](const core::GameState& st, hex::Hex h) {
+        const core::HexDef* hd = g.def->map.find(h);
+        return hd && g.def->map.terrain_types[static_cast<size_t>(hd->terrain)].playable && st.stack(core::Location::at(h)).empty();
+    };
+    auto gain = [&](int turn) {
+        Front f = front_position(g, turn);
+        // an empty hex next to Paris, and an empty one 2 hexes away next to it
+        std::optional<hex::Hex> near, far;
+        for (hex::Hex n : hex::neighbours(paris)) {
+            if (!free_hex(f.st, n)) continue;
+            for (hex::Hex m : hex::neighbours(n))
+                if (hex::distance(m, paris) == 2 && free_hex(f.st, m)) far = m;
+            if (far) {
+                near = n;
+                break;
+            }
+        }
+        REQUIRE(near);
+        core::GameState two = f.st, one = f.st;
+        two.move_piece(f.lead, core::Location::at(*far));
+        one.move_piece(f.lead, core::Location::at(*near));
+        return ai::evaluate(one, "coalition").objectives - ai::evaluate(two, "coalition").objectives;
+    };
+    Front f = front_position(g, 12);
+    const int of2 = static_cast<int>(g.def->counter_types[static_cast<size_t>(f.st.piece(f.lead).type)].stats.at("of2").as_int());
+    // Turn 12: the lead term's hex (30) and the unit's strength next to Paris (5 per half-OF)
+    CHECK(gain(12) - gain(9) == Approx(30.0 + 5.0 * std::min(of2, 16)));
 }
