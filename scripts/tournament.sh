@@ -3,7 +3,8 @@
 # 95% Wilson intervals, average game length and the AI's decision times.
 #   scripts/tournament.sh [GAMES] [BUILD_DIR]     (default 200 games, build-ai)
 # Pairings: ai (normal) vs random, ai-hard vs ai-easy, ai vs ai-easy. Each on both sides, one
-# process at a time at nice 10 (a normal-vs-random game costs ~8-10 s of CPU, hard vs easy ~17 s; docs/ai.md).
+# process at a time at nice 10 (a normal-vs-random game costs ~10 s of CPU with the AI as the French, ~20 s as
+# the Coalition; hard vs easy ~25-32 s; docs/ai.md).
 # The per-game lines (winner, Turn, actions, CPU and wall time) go to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
