@@ -51,7 +51,7 @@ bool continues_procedure(const std::string& step) {
     static const std::set<std::string> free_choice = {
         "movement.choose", "combat.order", "commanders.move", "reinforcements.place",
         "supply.allocate", "supply.depot", "supply.convert", "supply.remove_depot",
-        "supply.setup_depot", "movement.rally", "game.begin_phase"};
+        "supply.setup_depot", "movement.rally", "game.begin_phase", "hidden.arrange"};
     return !free_choice.count(step);
 }
 
@@ -517,6 +517,29 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         reason_ = "only one legal action";
         return done(acts[0]);
     }
+    // No cycles: in a repeated choice that can be ended (`done`/`pass`), a position the role has
+    // already seen in this run of the step (same Turn and step, same view) ends it. Without
+    // this, choices that undo each other (1814 15.1: hide a unit, bring it back, hide it...)
+    // could go on for ever.
+    for (size_t i = 0; i < acts.size(); ++i) {
+        if (acts[i].kind != "done" && acts[i].kind != "pass") continue;
+        const std::string run = std::to_string(s.state().turn) + " " + role + " " + step;
+        if (run != cycle_run_) {
+            cycle_run_ = run;
+            cycle_seen_.clear();
+        }
+        // the role's view, pieces sorted (a unit brought back stands elsewhere in its stack)
+        nlohmann::json view = s.view(role);
+        if (view.contains("pieces") && view["pieces"].is_array())
+            std::sort(view["pieces"].begin(), view["pieces"].end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+                return a.value("id", std::string()) < b.value("id", std::string());
+            });
+        if (!cycle_seen_.insert(std::hash<std::string>{}(view.dump())).second) {
+            reason_ = "this position was seen before in this step: ended, so the choices cannot cycle";
+            return done(acts[i]);
+        }
+        break;
+    }
     if (p_.epsilon > 0 && rng_.below(1000) < static_cast<std::uint32_t>(p_.epsilon * 1000)) {
         std::vector<size_t> ok;
         for (size_t i = 0; i < acts.size(); ++i)
@@ -712,7 +735,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
     for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {
         if (futile(acts[i], step) || !shortlisted[i]) continue;
-        if (static_cast<int>(i) >= p_.max_candidates) break;
+        // beyond the cap only the actions that end a repeated choice are still looked at
+        if (static_cast<int>(i) >= p_.max_candidates && !stops_here(acts[i])) continue;
         if (stops_here(acts[i])) {
             Evaluation mean;
             for (const auto& w : worlds) add(mean, evaluate(w, role), 1.0 / static_cast<double>(worlds.size()));

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -159,6 +160,10 @@ private:
     std::map<std::string, int> stalled_;
     std::string reason_;
     std::string explanation_;
+    // the positions (hashes of the role's view) seen in the current run of a repeated step
+    // (Turn, role, step): seeing one again ends the step (no cycles)
+    std::string cycle_run_;
+    std::set<std::size_t> cycle_seen_;
 };
 
 // Registers "ai" (normal), "ai-easy", "ai-normal" and "ai-hard" with session::make_bot.

@@ -696,3 +696,33 @@ TEST_CASE("14.4: on the last Turn a unit next to Paris counts for the spearhead 
     // Turn 12: the lead term's hex (30) and the unit's strength next to Paris (5 per half-OF)
     CHECK(gain(12) - gain(9) == Approx(30.0 + 5.0 * std::min(of2, 16)));
 }
+
+TEST_CASE("15.1: the AI ends its hidden-force arrangements (no hide-and-bring-back cycle)", "[ai]") {
+    // With hidden forces (and every other option), a Coalition stack of many units offers more
+    // hide/redeploy actions than the candidates looked at; `done` must still be weighed, and a
+    // position seen before in the same step ends it. Before, Turn 1 never ended.
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 11;
+    setup.options = {"event_cards", "hidden_forces", "command_structure", "murat_neutral", "cc_victory", "overstacking"};
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    s.set_record_hashes(false);
+    session::RandomBot fr(11);
+    ai::AiBot co(ai::Level::Normal, 11);
+    int arranged = 0, longest = 0, run = 0;
+    for (int i = 0; i < 2000 && !s.over() && s.state().turn < 2; ++i) {
+        const std::string role = s.decider();
+        const bool arranging = s.state().decision.step == "hidden.arrange" && role == "coalition";
+        const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+        REQUIRE_FALSE(act.empty());
+        if (arranging) {
+            ++arranged;
+            run = act == "done" ? 0 : run + 1;
+            longest = std::max(longest, run);
+        }
+        REQUIRE(s.apply(role, act).ok);
+    }
+    CHECK(s.state().turn >= 2);
+    CHECK(arranged > 0);
+    CHECK(longest < 40);
+}
