@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/state_json.hpp"
 #include "script/rules_host.hpp"
 
 namespace vedette::ai {
@@ -518,7 +519,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         return done(acts[0]);
     }
     // No cycles: in a repeated choice that can be ended (`done`/`pass`), a position the role has
-    // already seen in this run of the step (same Turn and step, same view) ends it. Without
+    // already seen in this run of the step (same Turn and step, its own pieces where they were)
+    // ends it. Without
     // this, choices that undo each other (1814 15.1: hide a unit, bring it back, hide it...)
     // could go on for ever.
     for (size_t i = 0; i < acts.size(); ++i) {
@@ -528,13 +530,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             cycle_run_ = run;
             cycle_seen_.clear();
         }
-        // the role's view, pieces sorted (a unit brought back stands elsewhere in its stack)
-        nlohmann::json view = s.view(role);
-        if (view.contains("pieces") && view["pieces"].is_array())
-            std::sort(view["pieces"].begin(), view["pieces"].end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-                return a.value("id", std::string()) < b.value("id", std::string());
-            });
-        if (!cycle_seen_.insert(std::hash<std::string>{}(view.dump())).second) {
+        // the role's own pieces (what its own choices change; it knows them whole): where each
+        // stands and on which face, in id order (a unit brought back stands elsewhere in its stack)
+        std::string own;
+        const int me = s.def().side_index(role);
+        for (const auto& pc : s.state().pieces())
+            if (pc.owner == me)
+                own += pc.id + "@" + core::location_text(s.def().map, pc.loc) + "/" + std::to_string(pc.face) + ";";
+        if (!cycle_seen_.insert(std::hash<std::string>{}(own)).second) {
             reason_ = "this position was seen before in this step: ended, so the choices cannot cycle";
             return done(acts[i]);
         }
