@@ -346,7 +346,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     };
     // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
     // Turn's end; the halved combat strength and the disruption to come matter little by then)
-    const int length = root.var("game_length").is_int() ? static_cast<int>(root.var("game_length").as_int()) : root.def().turn_last;
+    const int length = game_length(root);
     const bool rush = length > 0 && length - root.turn <= 1;
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
@@ -412,30 +412,6 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         }
     }
     return plan;
-}
-
-// 7.7-7.8: whether a train at `hex` could become a depot this Turn (a city that can be linked to
-// the USS): the allocation offers any city, the rules check the link only when depots are made.
-// Asked of the rules themselves, on a copy with a probe train there and the depot step open.
-bool AiBot::depot_possible(const core::GameState& g, const std::string& role, const std::string& hex) {
-    const core::ModuleDef& d = g.def();
-    const int t = d.counter_type_index(role + "_supply");
-    auto h = d.map.parse_label(hex);
-    if (t < 0 || !h || !rules_) return true;
-    const int train_face = d.counter_types[static_cast<size_t>(t)].face_index("train");
-    if (train_face < 0) return true;
-    try {
-        core::GameState c = g;
-        c.create_piece(t, "ai_train_probe", d.side_index(role), core::Location::at(*h), train_face);
-        c.decision.role = role;
-        c.decision.step = "supply.depot";
-        c.decision.context = core::Value();
-        for (const auto& a : rules_->actions(c, role))
-            if (a.kind == "depot" && !a.args.empty() && a.args[0] == hex) return true;
-        return false;
-    } catch (const std::exception&) {
-        return true;  // cannot tell: let the value decide
-    }
 }
 
 void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,
@@ -623,7 +599,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             if (settled[top]) break;
             settled[top] = true;
             double v = stack_v[top];
-            if (depot_possible(worlds[0], role, acts[top].args[0]))
+            if (depot_allowed(rules_.get(), worlds[0], role, acts[top].args[0]))
                 v = std::max(v, depot_value(worlds[0], role, acts[top].args[0]));
             value[top] = v + rng_.below(1000) / 1e6;
         }

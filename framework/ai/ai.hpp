@@ -77,6 +77,13 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
 // terrain), to rank candidates before the exact value of the best few.
 double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
                    bool train_here = false, bool approximate = false);
+// 7.7-7.8: whether a train of `role` at `hex` could become a depot this Turn (a friendly city, or
+// one a friendly stack holds, linked to the USS by the depot chain), asked of `rules` with a probe
+// train there and the depot step open; true when it cannot tell (no rules, no such counter).
+bool depot_allowed(script::RulesHost* rules, const core::GameState& g, const std::string& role, const std::string& hex);
+// The game's length in Turns: the module's last Turn, or the game variable `game_length` when the
+// rules changed it (1814 14.12).
+int game_length(const core::GameState& g);
 // Whether `role` is the side that must take the objectives (1814: the Coalition).
 bool attacker_role(const core::ModuleDef& d, const std::string& role);
 // Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).
@@ -138,7 +145,6 @@ private:
     };
     MovePlan plan_move(const core::GameState& root, const std::string& role,
                        const std::vector<core::Action>& acts, int& budget);
-    bool depot_possible(const core::GameState& g, const std::string& role, const std::string& hex);
     // 10.2: the Combat Commands to put behind an attack already ordered: for each offer, the
     // chance (over the die's six faces, asked of the rules) that the attack goes ahead; the
     // fewest CCs that reach the best chance. Returns the index in `acts`, -1 if not such a step.

@@ -412,7 +412,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // 6.4 strikes at the next Turn's supply phase: a unit out of supply at the end of the last
     // Turn loses nothing, and near the end a disrupted unit still holds its hex (14.4 counts
     // occupation): the cost of being out of supply falls over the last three Turns
-    const int length = s.var("game_length").is_int() ? static_cast<int>(s.var("game_length").as_int()) : d.turn_last;
+    const int length = game_length(s);
     const double supply_scale = length > 0 ? std::clamp((length - s.turn) / 3.0, 0.0, 1.0) : 1.0;
     std::map<int, std::set<std::int64_t>> unsupplied;
     const bool approx = g_root.set && !g_exact;
@@ -725,26 +725,10 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
     const std::string& side_id = d.sides[static_cast<size_t>(side)].id;
     const int t = d.counter_type_index(side_id + "_supply");
     const int face = t < 0 ? -1 : d.counter_types[static_cast<size_t>(t)].face_index("depot");
-    const int train_face = t < 0 ? -1 : d.counter_types[static_cast<size_t>(t)].face_index("train");
     // 7.7-7.8: only where the rules would let a depot be made (a friendly city, or one a friendly
     // stack holds; linked to the USS by the depot chain), asked with a probe train there
-    bool linkable = true;
     script::RulesHost* r = g_feature_rules;
-    if (r && &r->def() == &d && train_face >= 0 && s.find_piece("ai_link_probe") < 0) {
-        try {
-            core::GameState c = s;
-            c.create_piece(t, "ai_link_probe", side, core::Location::at(h), train_face);
-            c.decision.role = side_id;
-            c.decision.step = "supply.depot";
-            c.decision.context = core::Value();
-            const std::string label = d.map.label(h);
-            linkable = false;
-            for (const auto& a : r->actions(c, side_id))
-                if (a.kind == "depot" && !a.args.empty() && a.args[0] == label) linkable = true;
-        } catch (const std::exception&) {
-            linkable = true;  // cannot tell: the field decides
-        }
-    }
+    const bool linkable = !r || &r->def() != &d || depot_allowed(r, s, side_id, d.map.label(h));
     if (linkable && face >= 0 && s.find_piece("ai_site_probe") < 0) {
         try {
             core::GameState c = s;
@@ -757,6 +741,32 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
     if (g_site_memo.size() > 50000) g_site_memo.clear();
     g_site_memo.emplace(k, gain);
     return gain;
+}
+
+bool depot_allowed(script::RulesHost* rules, const core::GameState& g, const std::string& role, const std::string& hex) {
+    const core::ModuleDef& d = g.def();
+    const int t = d.counter_type_index(role + "_supply");
+    auto h = d.map.parse_label(hex);
+    if (t < 0 || !h || !rules || g.find_piece("ai_train_probe") >= 0) return true;
+    const int train_face = d.counter_types[static_cast<size_t>(t)].face_index("train");
+    if (train_face < 0) return true;
+    try {
+        core::GameState c = g;
+        c.create_piece(t, "ai_train_probe", d.side_index(role), core::Location::at(*h), train_face);
+        c.decision.role = role;
+        c.decision.step = "supply.depot";
+        c.decision.context = core::Value();
+        for (const auto& a : rules->actions(c, role))
+            if (a.kind == "depot" && !a.args.empty() && a.args[0] == hex) return true;
+        return false;
+    } catch (const std::exception&) {
+        return true;  // cannot tell: let the value decide
+    }
+}
+
+int game_length(const core::GameState& g) {
+    const core::Value& v = g.var("game_length");
+    return v.is_int() ? static_cast<int>(v.as_int()) : g.def().turn_last;
 }
 
 bool attacker_role(const core::ModuleDef& d, const std::string& role) {
