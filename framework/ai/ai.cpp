@@ -355,6 +355,33 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             const int n = hexes_in_label(a.label);
             if (n > 0 && (root_hexes < 0 || n - 1 < root_hexes)) root_hexes = n - 1;
         }
+    // 14.4, 11.20: a lone enemy Napoleon is a target worth a forced march (8.4); entering his hex
+    // (8.9) makes him roll for his fate, and a 1 wins the game: valued at the die's odds (forced
+    // faces 1 and 6), not on one sample of it
+    bool nap_alone = false;
+    const std::string nap = enemy_napoleon(root, role, &nap_alone);
+    const int nap_piece = nap.empty() ? -1 : [&] {
+        for (int i = 0; i < root.piece_count(); ++i)
+            if (root.piece(i).loc.is_hex() && root.def().map.label(root.piece(i).loc.hex) == nap &&
+                root.def().counter_types[static_cast<size_t>(root.piece(i).type)].id == "napoleon")
+                return i;
+        return -1;
+    }();
+    auto hunt_value = [&](const core::GameState& g, const core::Action& a, Evaluation& ev) {
+        auto with_face = [&](int face) {
+            core::GameState c = g;
+            c.forced_dice = {face, face, face, face};  // every commander overrun there rolls it
+            --budget;
+            rules_->apply(c, role, a);
+            c.forced_dice.clear();
+            return evaluate(c, role);
+        };
+        Evaluation mean;
+        add(mean, with_face(1), 1.0 / 6.0);
+        add(mean, with_face(6), 5.0 / 6.0);
+        ev = mean;
+        return ev.total;
+    };
     std::deque<Node> open;
     std::set<std::string> seen;
     open.push_back({root, acts.size(), root_hexes});
@@ -397,13 +424,26 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                     plan.eval = ev;
                     plan.first = n.first == acts.size() ? i : n.first;
                 }
-            } else if ((a.kind == "to" && (rush || !forced_march(a))) || a.kind == "recon") {
+            } else if (a.kind == "to" || a.kind == "recon") {
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
+                const bool hunt = nap_alone && a.kind == "to" && dest == nap;
+                if (a.kind == "to" && !rush && !hunt && forced_march(a)) continue;
                 if (a.kind == "to" && !seen.insert(dest).second) continue;
                 Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1};
                 --budget;
                 try {
                     rules_->apply(c.g, role, a);
+                    // the step overran Napoleon (8.9: entered or passed through his hex)
+                    if (nap_piece >= 0 && a.kind == "to" &&
+                        (!(c.g.piece(nap_piece).loc == n.g.piece(nap_piece).loc) || c.g.decision.role != role)) {
+                        Evaluation ev;
+                        const double v = hunt_value(n.g, a, ev);
+                        if (v > plan.value) {
+                            plan.value = v;
+                            plan.eval = ev;
+                            plan.first = c.first;
+                        }
+                    }
                 } catch (const std::exception&) {
                     continue;
                 }
@@ -726,10 +766,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         }
         Evaluation sum;
         int n = 0;
-        // an attack on an objective (14.4: it may win the game) is judged over several dice, not
-        // one: its value is mostly the chance of taking the hex
+        // an attack on an objective or on Napoleon's stack (14.4, 11.20: it may win the game) is
+        // judged over several dice, not one: its value is mostly the chance of taking the hex
         const int samples = step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
-                                    objective_hex(s.def(), acts[i].args[1])
+                                    (objective_hex(s.def(), acts[i].args[1]) || enemy_napoleon(worlds[0], role) == acts[i].args[1])
                                 ? std::max(p_.samples, kObjectiveAttackSamples)
                                 : p_.samples;
         for (int k = 0; k < samples; ++k) {

@@ -88,6 +88,11 @@ int game_length(const core::GameState& g);
 bool attacker_role(const core::ModuleDef& d, const std::string& role);
 // Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).
 bool objective_hex(const core::ModuleDef& d, const std::string& label);
+// 14.4, 11.20: the enemy Napoleon as a target of `role` (the attacker only; 1814 wins at once if he
+// is taken): his hex label ("" when he is not on the map or `role` is not the attacker), and
+// whether no enemy combat unit stands with him (then a stack entering his hex, 8.9, makes him
+// roll for his fate).
+std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone = nullptr);
 // The forward reach part of depot_value (7.8): kForwardPerHex per hex the attacker's depot net
 // would gain towards an objective, scaled by its army there (0 for the defender).
 double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& hex);

@@ -159,6 +159,10 @@ constexpr double kLeadPerHex = 30.0;
 constexpr double kAssaultPerOf = 5.0;
 constexpr double kAssaultCap = 16.0;
 constexpr int kLeadCap = 12;
+// A stack that could reach a lone enemy Napoleon this Turn (14.4, 8.9, 11.20: a one-in-six chance
+// at least of winning the game at once) gets a train before any other.
+constexpr double kHuntNear = 5000.0;  // within 3 hexes
+constexpr double kHuntFar = 2000.0;   // within 5 (a forced march, 8.4)
 
 // The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
 // `counts` accepts (those in supply: a spearhead cut off is disrupted at the next supply phase,
@@ -783,6 +787,24 @@ bool objective_hex(const core::ModuleDef& d, const std::string& label) {
     return false;
 }
 
+std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone) {
+    const core::ModuleDef& d = s.def();
+    const Profile& p = profile(d);
+    if (alone) *alone = false;
+    if (p.attacker.empty() || role != p.attacker) return "";
+    const int att_idx = d.side_index(p.attacker);
+    for (const auto& pc : s.pieces()) {
+        if (!p.napoleon[static_cast<size_t>(pc.type)] || pc.owner == att_idx || !pc.loc.is_hex()) continue;
+        if (alone) {
+            *alone = true;
+            for (int j : s.stack(pc.loc))
+                if (s.piece(j).owner == pc.owner && p.unit[static_cast<size_t>(s.piece(j).type)]) *alone = false;
+        }
+        return d.map.label(pc.loc.hex);
+    }
+    return "";
+}
+
 double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& label) {
     const core::ModuleDef& d = s.def();
     auto h = d.map.parse_label(label);
@@ -994,7 +1016,16 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             }
             lead_gain = lead_value(p, after) - lead_value(p, now);
         }
-        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain;
+        // 14.4, 11.20: a lone Napoleon within a march (3 hexes, 5 forced) of an undisrupted stack
+        // with a Commander: entering his hex (8.9) wins the game on a fate die of 1
+        double hunt = 0;
+        bool alone = false;
+        const std::string nap = enemy_napoleon(s, role, &alone);
+        if (cmd && !disrupted && alone) {
+            const int dn = hex::distance(*h, *d.map.parse_label(nap));
+            hunt = dn <= 3 ? kHuntNear : dn <= 5 ? kHuntFar : 0.0;
+        }
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

@@ -726,3 +726,63 @@ TEST_CASE("15.1: the AI ends its hidden-force arrangements (no hide-and-bring-ba
     CHECK(arranged > 0);
     CHECK(longest < 40);
 }
+
+TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach (8.9)", "[ai]") {
+    Game g = load_1814();
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 30 && checked < 2; ++seed) {
+        session::Setup setup;
+        setup.seed = seed;
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        session::RandomBot rb(seed * 3 + 1);
+        // random play to the Coalition's first choice of a stack to move from Turn 4 on (14.5:
+        // Napoleon may not leave Paris before)
+        for (int i = 0; i < 3000 && !s.over(); ++i) {
+            if (s.state().turn >= 4 && s.decider() == "coalition" && s.state().decision.step == "movement.choose") break;
+            REQUIRE(s.apply(s.decider(), rb.choose(s, s.decider())).ok);
+        }
+        if (s.over() || s.state().decision.step != "movement.choose") continue;
+        // a hex two or three hexes away that a Coalition stack can reach without a forced march
+        core::GameState st = s.state();
+        std::string stack, target;
+        for (const auto& a : s.actions("coalition")) {
+            if (a.kind != "move" || a.args.empty()) continue;
+            core::GameState c = st;
+            g.rules->apply(c, "coalition", a);
+            if (c.decision.step != "movement.stack") continue;
+            for (const auto& t : g.rules->actions(c, "coalition")) {
+                if (t.kind != "to" || t.args.empty() || t.label.find("forced") != std::string::npos) continue;
+                const auto h = *g.def->map.parse_label(t.args[0]);
+                if (hex::distance(h, *g.def->map.parse_label(a.args[0])) < 2 || !st.stack(core::Location::at(h)).empty()) continue;
+                stack = a.args[0];
+                target = t.args[0];
+                break;
+            }
+            if (!target.empty()) break;
+        }
+        if (target.empty()) continue;
+        // Napoleon stands there alone
+        st.move_piece(st.find_piece("napoleon"), core::Location::at(*g.def->map.parse_label(target)));
+        auto j = s.to_json();
+        j["state"] = core::state_to_json(st);
+        j.erase("state_hash");
+        auto s2 = session::Session::from_json(g.def, g.rules, j);
+        CHECK(ai::enemy_napoleon(s2.state(), "coalition") == target);
+        CHECK(ai::enemy_napoleon(s2.state(), "french").empty());  // only the attacker hunts him
+        ai::AiBot bot(ai::Level::Normal, seed);
+        bool overran = false;
+        for (int k = 0; k < 8 && !s2.over() && s2.decider() == "coalition"; ++k) {
+            const std::string step = s2.state().decision.step;
+            const std::string act = bot.choose(s2, "coalition");
+            const auto r = s2.apply("coalition", act);
+            REQUIRE(r.ok);
+            for (const auto& e : s2.log().back().events)
+                if (e.text.find("napoleon is alone (8.9)") != std::string::npos) overran = true;
+            if (step == "movement.stack" && (act.rfind("end", 0) == 0 || overran)) break;
+        }
+        CHECK(overran);
+        ++checked;
+    }
+    CHECK(checked == 2);
+}
