@@ -593,6 +593,25 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         ~FieldGuard() { set_field_tracing(false); }
     } field_guard(step == "combat.order" ||
                   (attacker_role(s.def(), role) && (step == "movement.choose" || step == "movement.stack")));
+    // the attacker's depot plan, Turns ahead (7.7-7.8): the cities to hold for its next depot
+    if (attacker_role(s.def(), role)) {
+        const std::uint64_t was = plan_.key;
+        update_depot_plan(plan_, rules_.get(), worlds[0], role);
+        if (plan_.key != was)
+            if (std::ostream* out = debug_out()) {
+                *out << "[ai] " << role << ", turn " << s.state().turn << ": depot plan ";
+                if (plan_.site.empty()) *out << "none";
+                else {
+                    *out << "site " << plan_.site << ", hold";
+                    for (const auto& c : plan_.hold) *out << " " << c;
+                }
+                *out << " (" << plan_.tries << " probes)\n";
+            }
+    }
+    struct PlanGuard {
+        explicit PlanGuard(const DepotPlan* p) { set_depot_plan(p); }
+        ~PlanGuard() { set_depot_plan(nullptr); }
+    } plan_guard(attacker_role(s.def(), role) ? &plan_ : nullptr);
     const Evaluation before = evaluate(worlds[0], role);
 
     int budget = p_.apply_budget;
@@ -792,6 +811,12 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             scored[i] = true;
         }
     }
+    // 7.1: converting a depot of the attacker's chain cuts the depots beyond it off (7.8: no new
+    // depot links to them) and sets its net back; the rollout cannot see that
+    if (step == "supply.convert")
+        for (size_t i = 0; i < acts.size(); ++i)
+            if (acts[i].kind == "convert" && !acts[i].args.empty() && scored[i])
+                value[i] -= depot_chain_loss(rules_.get(), worlds[0], role, acts[i].args[0]);
     // 10.1: a unit left out of an attack only weakens it; leaving one out must be clearly better
     // than one sample's noise
     if (step == "combat.order_units")

@@ -106,6 +106,27 @@ void set_supply_root(const core::GameState* root);
 // gains over the root's towards the objectives: attacks that clear a route (6.2).
 void set_field_tracing(bool on);  // time spent in rules.ai_features so far (this thread)
 
+// The attacker's depot plan (7.7-7.8, 6.2), chosen Turns ahead: the city nearest Paris where a
+// depot could be made if the attacker held it and the enemy cities on its link to the depot net
+// (6.2: no supply route through an enemy city a friendly stack does not hold), and those cities.
+// The evaluation pays for each of them the attacker holds; trains go to stacks near them.
+struct DepotPlan {
+    std::uint64_t key = 0;          // the Turn and the attacker's depots it was made for
+    std::string site;               // "" : no plan
+    std::vector<std::string> hold;  // the cities to hold (the site first)
+    int advance = 0;                // hexes the depot chain (linked to the USS) gains towards Paris
+    int tries = 0;                  // depot_allowed probes spent making it
+};
+// Re-makes `plan` when the Turn or the attacker's depots changed (asked of `rules` with probe
+// units on the cities); `role` must be the attacker, else the plan is cleared.
+void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::GameState& g, const std::string& role);
+// 7.1, 7.8: what converting the attacker's depot at `hex` into a train costs its depot chain: the
+// depots it would cut off from the USS, and the hexes its linked net would fall back from the
+// capital (asked of `rules`: rules.ai_linked_depots); 0 for the defender or without the rules.
+double depot_chain_loss(script::RulesHost* rules, const core::GameState& g, const std::string& role, const std::string& hex);
+// The plan evaluate() and stack_potential() follow while the AI decides (null: none).
+void set_depot_plan(const DepotPlan* plan);
+
 // A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
 // (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is
 // the AI's own. Never reads the true state beyond Session::view(role).
@@ -175,6 +196,7 @@ private:
     // (Turn, role, step): seeing one again ends the step (no cycles)
     std::string cycle_run_;
     std::set<std::size_t> cycle_seen_;
+    DepotPlan plan_;  // the attacker's depot plan (re-made when the Turn or its depots change)
 };
 
 // Registers "ai" (normal), "ai-easy", "ai-normal" and "ai-hard" with session::make_bot.

@@ -45,6 +45,7 @@ struct Profile {
     // the nearest one (Paris counted nearer)
     std::vector<std::vector<int>> targets;
     std::set<std::int64_t> cities;             // hexes with the feature "city" (depot sites, 7.7)
+    std::vector<hex::Hex> city_hexes;          // the same, in the map's order
     int eliminated_box = -1;                   // the box "eliminated", if the map has one
     std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
@@ -99,7 +100,10 @@ const Profile& profile(const core::ModuleDef& d) {
     for (size_t fi = 0; fi < d.map.feature_types.size(); ++fi)
         if (d.map.feature_types[fi].id == "city") city_feature = static_cast<int>(fi);
     for (const auto& hd : d.map.hexes)
-        if (city_feature >= 0 && std::count(hd.features.begin(), hd.features.end(), city_feature)) p.cities.insert(key(hd.hex));
+        if (city_feature >= 0 && std::count(hd.features.begin(), hd.features.end(), city_feature)) {
+            p.cities.insert(key(hd.hex));
+            p.city_hexes.push_back(hd.hex);
+        }
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
     p.forage_rule = d.counter_type_index("forage") >= 0 && d.sides.size() == 2;
@@ -163,6 +167,12 @@ constexpr int kLeadCap = 12;
 // at least of winning the game at once) gets a train before any other.
 constexpr double kHuntNear = 5000.0;  // within 3 hexes
 constexpr double kHuntFar = 2000.0;   // within 5 (a forced march, 8.4)
+// The same threat seen by the evaluation: a lone Napoleon with attacker units within 3 (5) hexes.
+constexpr double kNapoleonExposedNear = 3000.0;
+constexpr double kNapoleonExposedFar = 1000.0;
+// The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
+// for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
+constexpr double kPlanHold = 40.0;
 
 // The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
 // `counts` accepts (those in supply: a spearhead cut off is disrupted at the next supply phase,
@@ -250,6 +260,7 @@ thread_local bool g_exact = false;
 // set (set_field_tracing), evaluate() traces the attacker's supply field of each position it
 // judges and counts the reach gained over the root's field (memoized per position).
 thread_local bool g_trace_field = false;
+thread_local const DepotPlan* g_plan = nullptr;
 thread_local std::unordered_map<std::uint64_t, double> g_field_memo;
 // depot_value's gain from the root's field by hex distance (cheap, but blind to terrain and
 // rivers: off), or from the real trace (only near units out of supply)
@@ -304,6 +315,8 @@ void set_feature_rules(script::RulesHost* rules) {
     g_feature_rules = rules;
     g_supply_cache.clear();
 }
+
+void set_depot_plan(const DepotPlan* plan) { g_plan = plan; }
 
 void set_field_tracing(bool on) {
     g_trace_field = on;
@@ -533,6 +546,17 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             obj_att += capital + other;
         }
     }
+    if (att_idx >= 0 && g_plan && !g_plan->site.empty()) {
+        for (size_t i = 0; i < g_plan->hold.size(); ++i) {
+            auto h = d.map.parse_label(g_plan->hold[i]);
+            if (!h) continue;
+            for (int j : s.stack(core::Location::at(*h)))
+                if (s.piece(j).owner == att_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) {
+                    obj_att += kPlanHold * (i == 0 ? 2.0 : 1.0);
+                    break;
+                }
+        }
+    }
     if (paris) cities_att += 120;
     if (south) cities_att += 80;
     if (paris && south) cities_att += 400;
@@ -552,6 +576,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             }
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
+        // 8.9, 11.20: alone, he is overrun by any stack that reaches his hex, and a fate die of 1
+        // loses the game (the attacker's hunt, stack_potential): the nearer its units, the worse
+        bool escorted = false;
+        int nearest = 99;
+        for (const auto& pc : s.pieces()) {
+            if (!pc.loc.is_hex() || !p.unit[static_cast<size_t>(pc.type)]) continue;
+            if (pc.owner == att_idx) nearest = std::min(nearest, hex::distance(pc.loc.hex, *nap_hex));
+            else if (pc.owner >= 0 && pc.loc.hex == *nap_hex) escorted = true;
+        }
+        if (!escorted && att_idx >= 0) nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
     }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
     // marker unless it has a Supply Train, and is out of supply on a die <= its units: valued at
@@ -768,6 +802,201 @@ bool depot_allowed(script::RulesHost* rules, const core::GameState& g, const std
     }
 }
 
+namespace {
+// The attacker's depots linked to its USS (rules.ai_linked_depots); nullopt when unknown.
+std::optional<std::set<std::string>> linked_depots(script::RulesHost* rules, const core::GameState& g, const std::string& role) {
+    if (!rules || &rules->def() != &g.def() || !rules->has_function("ai_linked_depots")) return std::nullopt;
+    try {
+        core::GameState c = g;
+        const core::Value v = rules->call(c, "ai_linked_depots", {core::Value(role)});
+        if (!v.is_object()) return std::nullopt;
+        std::set<std::string> out;
+        for (const auto& [label, flag] : v.as_object()) {
+            (void)flag;
+            out.insert(label);
+        }
+        return out;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+// per depot a conversion cuts off from the chain (7.8: no new depot can link to it)
+constexpr double kChainDepot = 40.0;
+}  // namespace
+
+void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::GameState& g, const std::string& role) {
+    const core::ModuleDef& d = g.def();
+    const Profile& p = profile(d);
+    const int side = d.side_index(role);
+    if (p.attacker.empty() || role != p.attacker || !rules || &rules->def() != &d) {
+        plan = DepotPlan{};
+        return;
+    }
+    std::uint64_t k = 1469598103934665603ull ^ static_cast<std::uint64_t>(g.turn) * 2654435761ull;
+    for (const auto& pc : g.pieces()) {
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner == side && pc.loc.is_hex() && p.depot_face[t] >= 0 && pc.face == p.depot_face[t])
+            k = (k ^ static_cast<std::uint64_t>(key(pc.loc.hex))) * 1099511628211ull;
+    }
+    if (k == plan.key) return;
+    plan = DepotPlan{};
+    plan.key = k;
+    const Objective* capital = nullptr;
+    for (const auto& o : p.objectives)
+        if (o.capital) capital = &o;
+    int unit_type = -1;  // a combat unit of the attacker's, for the probes
+    for (const auto& pc : g.pieces())
+        if (pc.owner == side && p.unit[static_cast<size_t>(pc.type)] && !p.deemed_supplied[static_cast<size_t>(pc.type)]) {
+            unit_type = pc.type;
+            break;
+        }
+    if (!capital || unit_type < 0) return;
+    // who stands where: cities with the enemy's combat units cannot be held without a fight
+    std::set<std::int64_t> enemy_at, own_at;
+    for (const auto& pc : g.pieces())
+        if (pc.loc.is_hex() && pc.owner >= 0 && p.unit[static_cast<size_t>(pc.type)])
+            (pc.owner == side ? own_at : enemy_at).insert(key(pc.loc.hex));
+    const int range = winter(g) ? 3 : 5;  // 7.8: the link between two depots
+    // what a new depot links to (7.8): the attacker's depots and Ultimate Supply Sources
+    std::vector<hex::Hex> sources;
+    if (auto it = p.uss.find(side); it != p.uss.end()) sources = it->second;
+    // (only the depots linked to the USS now, when the rules tell: 7.8's chain is traced anew)
+    const auto linked_now = linked_depots(rules, g, role);
+    const bool linked_known = linked_now.has_value();
+    const std::set<std::string> linked = linked_now.value_or(std::set<std::string>{});
+    std::set<std::int64_t> unlinked, depot_at;  // the attacker's depots cut off from the chain now
+    for (const auto& pc : g.pieces()) {
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner != side || !pc.loc.is_hex() || p.depot_face[t] < 0 || pc.face != p.depot_face[t]) continue;
+        sources.push_back(pc.loc.hex);
+        depot_at.insert(key(pc.loc.hex));
+        if (linked_known && !linked.count(d.map.label(pc.loc.hex))) unlinked.insert(key(pc.loc.hex));
+    }
+    // candidate sites nearer the capital than the depot net, within a link of a source; the
+    // cities a link's route may pass (6.2: held, or the route cannot pass them) lie between
+    // the two: d(source, c) + d(c, site) <= the link's length; through a depot cut off from the
+    // chain, the same for its own links (a depot's chain is traced anew each time, 7.8)
+    struct Site {
+        int dc;
+        hex::Hex hex;
+        std::vector<hex::Hex> helpers;  // cities no one holds that the chain's routes may pass
+        std::vector<hex::Hex> held;     // cities the attacker holds there already
+    };
+    std::vector<Site> sites;
+    int net_lead = 99;  // how near the capital the depot net stands
+    for (const hex::Hex& src : sources)  // (a depot cut off cannot be the base of a new one)
+        if (!unlinked.count(key(src))) net_lead = std::min(net_lead, dist_to(*capital, src));
+    for (const hex::Hex& site : p.city_hexes) {
+        const std::int64_t hk = key(site);
+        if (enemy_at.count(hk) || depot_at.count(hk)) continue;
+        const int dc = dist_to(*capital, site);
+        if (dc < 1 || dc >= net_lead) continue;
+        Site st{dc, site, {}, {}};
+        std::set<std::int64_t> seen_city{hk}, seen_node{hk};
+        std::vector<hex::Hex> frontier{site};
+        bool any_link = false;
+        for (int depth = 0; depth < 3 && !frontier.empty(); ++depth) {
+            std::vector<hex::Hex> next;
+            for (const hex::Hex& node : frontier)
+                for (const hex::Hex& src : sources) {
+                    if (src == node || hex::distance(src, node) > range) continue;
+                    any_link = true;
+                    for (const hex::Hex& c : p.city_hexes) {
+                        const std::int64_t ck = key(c);
+                        if (enemy_at.count(ck) || hex::distance(src, c) + hex::distance(c, node) > range) continue;
+                        if (!seen_city.insert(ck).second) continue;
+                        (own_at.count(ck) ? st.held : st.helpers).push_back(c);
+                    }
+                    if (unlinked.count(key(src)) && seen_node.insert(key(src)).second) next.push_back(src);
+                }
+            frontier = std::move(next);
+        }
+        if (!any_link) continue;
+        sites.push_back(std::move(st));
+    }
+    std::sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
+        return a.dc != b.dc ? a.dc < b.dc : a.helpers.size() < b.helpers.size();
+    });
+    constexpr int kMaxTries = 60;
+    int probe_n = 0;
+    // the position with probe units on `hold` (where the attacker has none) and without the
+    // attacker's units on `leave`
+    auto probe = [&](const std::vector<hex::Hex>& hold, const std::vector<hex::Hex>& leave) {
+        core::GameState c = g;
+        for (const hex::Hex& x : hold)
+            if (!own_at.count(key(x))) c.create_piece(unit_type, "ai_plan_probe_" + std::to_string(probe_n++), side, core::Location::at(x), 0);
+        for (const hex::Hex& x : leave)
+            for (int j : std::vector<int>(c.stack(core::Location::at(x))))
+                if (c.piece(j).owner == side && p.unit[static_cast<size_t>(c.piece(j).type)]) c.move_piece(j, core::Location::nowhere());
+        return c;
+    };
+    for (const Site& st : sites) {
+        if (plan.tries >= kMaxTries) break;
+        const std::string label = d.map.label(st.hex);
+        std::vector<hex::Hex> all = st.helpers;
+        all.push_back(st.hex);
+        ++plan.tries;
+        if (!depot_allowed(rules, probe(all, {}), role, label)) continue;
+        // the fewest cities to take: drop each the link does without (the farthest first)
+        std::vector<hex::Hex> keep = st.helpers;
+        std::sort(keep.begin(), keep.end(), [&](hex::Hex a, hex::Hex b) { return hex::distance(a, st.hex) > hex::distance(b, st.hex); });
+        for (size_t i = 0; i < keep.size() && plan.tries < kMaxTries;) {
+            std::vector<hex::Hex> trial = keep;
+            trial.erase(trial.begin() + static_cast<std::ptrdiff_t>(i));
+            trial.push_back(st.hex);
+            ++plan.tries;
+            if (depot_allowed(rules, probe(trial, {}), role, label)) keep.erase(keep.begin() + static_cast<std::ptrdiff_t>(i));
+            else ++i;
+        }
+        plan.site = label;
+        plan.advance = net_lead - st.dc;
+        plan.hold.push_back(label);
+        for (const hex::Hex& x : keep) plan.hold.push_back(d.map.label(x));
+        // the cities already held that the link needs (their stacks should stay)
+        keep.push_back(st.hex);
+        for (const hex::Hex& x : st.held) {
+            if (plan.tries >= kMaxTries + 20) break;
+            ++plan.tries;
+            if (!depot_allowed(rules, probe(keep, {x}), role, label)) plan.hold.push_back(d.map.label(x));
+        }
+        return;
+    }
+}
+
+
+double depot_chain_loss(script::RulesHost* rules, const core::GameState& g, const std::string& role, const std::string& label) {
+    const core::ModuleDef& d = g.def();
+    const Profile& p = profile(d);
+    const int side = d.side_index(role);
+    auto h = d.map.parse_label(label);
+    if (p.attacker.empty() || role != p.attacker || !h) return 0;
+    const auto before = linked_depots(rules, g, role);
+    if (!before || !before->count(label)) return 0;  // cut off already: the chain loses nothing
+    core::GameState c = g;
+    for (int j : std::vector<int>(c.stack(core::Location::at(*h)))) {
+        const size_t t = static_cast<size_t>(c.piece(j).type);
+        if (c.piece(j).owner == side && p.depot_face[t] >= 0 && c.piece(j).face == p.depot_face[t]) c.move_piece(j, core::Location::nowhere());
+    }
+    const auto after = linked_depots(rules, c, role);
+    if (!after) return 0;
+    double loss = 0;
+    for (const std::string& x : *before)
+        if (x != label && !after->count(x)) loss += kChainDepot;
+    // how near the capital the linked net stands, before and after
+    for (const auto& o : p.objectives) {
+        if (!o.capital) continue;
+        int lead_before = 99, lead_after = 99;
+        if (auto it = p.uss.find(side); it != p.uss.end())
+            for (const hex::Hex& u : it->second) lead_before = lead_after = std::min(lead_before, dist_to(o, u));
+        for (const std::string& x : *before)
+            if (auto xh = d.map.parse_label(x)) lead_before = std::min(lead_before, dist_to(o, *xh));
+        for (const std::string& x : *after)
+            if (auto xh = d.map.parse_label(x)) lead_after = std::min(lead_after, dist_to(o, *xh));
+        loss += kForwardPerHex * std::max(0, lead_after - lead_before);
+    }
+    return loss;
+}
+
 int game_length(const core::GameState& g) {
     const core::Value& v = g.var("game_length");
     return v.is_int() ? static_cast<int>(v.as_int()) : g.def().turn_last;
@@ -810,6 +1039,13 @@ double depot_forward_value(const core::GameState& s, const std::string& role, co
     auto h = d.map.parse_label(label);
     if (!h) return 0;
     return forward_value(s, profile(d), d.side_index(role), role, *h);
+}
+
+// The depot plan's site (DepotPlan): its depot carries the chain (7.8) nearer Paris, which the
+// supply field alone does not show (a depot cut off still supplies, but no new depot links to it).
+double plan_site_value(const std::string& label) {
+    if (!g_plan || g_plan->site != label) return 0;
+    return kForwardPerHex * std::max(1, g_plan->advance);
 }
 
 double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here,
@@ -872,7 +1108,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
         // the field's reach is traced (site_gain, memoized): by hex distance it ignores the rivers
         // (6.2) and promised depots that carry the field nowhere
         const double field_reach = role == p.attacker ? site_gain(s, p, side, *h) : 0.0;
-        return gain + forward_value(s, p, side, role, *h) + field_reach - kDepotCost;
+        return gain + forward_value(s, p, side, role, *h) + field_reach + plan_site_value(label) - kDepotCost;
     }
     // only own units out of supply near the hex can gain (the trace is costly: skipped otherwise)
     bool near_unsupplied = true;
@@ -891,7 +1127,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     const double forward = forward_value(s, p, side, role, *h);
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
-    return gain + forward + field_lead_gain(s, p, side, role, *h, &c) - kDepotCost;
+    return gain + forward + field_lead_gain(s, p, side, role, *h, &c) + plan_site_value(label) - kDepotCost;
 }
 
 std::string attacker_progress(const core::GameState& s) {
@@ -1025,7 +1261,18 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             const int dn = hex::distance(*h, *d.map.parse_label(nap));
             hunt = dn <= 3 ? kHuntNear : dn <= 5 ? kHuntFar : 0.0;
         }
-        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt;
+        // the depot plan: a city of it within a march that no unit of the stack's side holds yet
+        double plan = 0;
+        if (cmd && !disrupted && g_plan && !g_plan->site.empty())
+            for (const std::string& c : g_plan->hold) {
+                auto ch = d.map.parse_label(c);
+                if (!ch || hex::distance(*ch, *h) > 3) continue;
+                bool held = false;
+                for (int j : s.stack(core::Location::at(*ch)))
+                    if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) held = true;
+                if (!held) plan = std::max(plan, c == g_plan->site ? 2.0 * kPlanHold : kPlanHold);
+            }
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + plan;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

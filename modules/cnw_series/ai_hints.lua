@@ -17,6 +17,14 @@ function M.install(rules, ctx)
         for hex in pairs(supply_lib._field(ctx, game, side)) do out[hex] = true end
         return out
     end
+
+    -- rules.ai_linked_depots(game, side): { [hex] = true } for each depot of `side` linked to its
+    -- Ultimate Supply Source by the chain of 7.8 as the position stands (a new depot must link to
+    -- one of these or to the USS; a depot cut off still supplies, 7.8 play note).
+    function rules.ai_linked_depots(game, side)
+        supply_lib = supply_lib or require("cnw.supply")
+        return supply_lib._linked_depots(ctx, game, side)
+    end
 end
 
 return M

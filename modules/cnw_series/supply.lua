@@ -663,6 +663,17 @@ local function chain(ctx, game, side, sit, extra, targets)
     return linked, reach, keys
 end
 
+-- For bots (ai_hints.lua): the hexes of the side's depots linked to its USS now (7.8).
+function supply._linked_depots(ctx, game, side)
+    local linked = chain(ctx, game, side, situation(ctx, game, side))
+    local out = {}
+    for _, id in ipairs(supply.depots(game, side)) do
+        local h = core.piece(game, id).loc
+        if linked[h] then out[h] = true end
+    end
+    return out
+end
+
 -- Friendly depot hexes, memoized in the situation.
 local function depot_hexes(game, sit)
     if not sit.depot_hexes then

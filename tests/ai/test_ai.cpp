@@ -328,51 +328,54 @@ constexpr int kStalledTurnsInTest = 2;
 
 TEST_CASE("a Coalition stack that leaves its Supply Train unused gets trains after the others (7.3, 8.2)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 3;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-    s.set_record_hashes(false);
-    session::RandomBot fr(3);
-    ai::AiBot co(ai::Level::Normal, 3 * 31 + 9);
-    // play until the Coalition AI passes a stack with its train (8.2: the train discarded)
-    std::string passed_at;
-    int passed_turn = -1;
-    for (int i = 0; i < 3000 && !s.over() && passed_at.empty(); ++i) {
-        const std::string role = s.decider();
-        const std::string step = s.state().decision.step;
-        const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
-        REQUIRE_FALSE(act.empty());
-        if (role == "coalition" && step == "movement.choose" && act.rfind("pass ", 0) == 0) {
-            // "Pass, discarding the Supply Train at HEX (8.2)": the stack's hex
-            const std::string note = co.explain();
-            const auto at = note.find("Supply Train at ");
-            REQUIRE(at != std::string::npos);
-            passed_at = note.substr(at + 16, 4);
-            passed_turn = s.state().turn;
-        }
-        REQUIRE(s.apply(role, act).ok);
-    }
-    REQUIRE_FALSE(passed_at.empty());
-    CHECK(co.stalled_turn("coalition", passed_at) == passed_turn);
-    CHECK(co.stalled_turn("french", passed_at) == -1);
-    // at the next allocations (7.4), where the same bot without that memory would give the
-    // stalled stack a train, the bot gives it to another
+    // games (seeds) until a stalled stack is one the same bot without that memory would give a
+    // train: the bot then gives it to another
     int differed = 0;
-    for (int i = 0; i < 3000 && !s.over() && s.state().turn <= passed_turn + kStalledTurnsInTest; ++i) {
-        const std::string role = s.decider();
-        const std::string step = s.state().decision.step;
-        if (role == "coalition" && step == "supply.allocate" && s.state().turn > passed_turn) {
-            ai::AiBot fresh = co;
-            fresh.forget_stalled();
-            if (fresh.choose(s, role) == "allocate " + passed_at) {
-                CHECK(co.choose(s, role) != "allocate " + passed_at);
-                ++differed;
-                break;
+    for (std::uint64_t seed = 3; seed <= 12 && differed == 0; ++seed) {
+        session::Setup setup;
+        setup.seed = seed;
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        session::RandomBot fr(seed);
+        ai::AiBot co(ai::Level::Normal, seed * 31 + 9);
+        // play until the Coalition AI passes a stack with its train (8.2: the train discarded)
+        std::string passed_at;
+        int passed_turn = -1;
+        for (int i = 0; i < 3000 && !s.over() && passed_at.empty(); ++i) {
+            const std::string role = s.decider();
+            const std::string step = s.state().decision.step;
+            const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+            REQUIRE_FALSE(act.empty());
+            if (role == "coalition" && step == "movement.choose" && act.rfind("pass ", 0) == 0) {
+                // "Pass, discarding the Supply Train at HEX (8.2)": the stack's hex
+                const std::string note = co.explain();
+                const auto at = note.find("Supply Train at ");
+                REQUIRE(at != std::string::npos);
+                passed_at = note.substr(at + 16, 4);
+                passed_turn = s.state().turn;
             }
+            REQUIRE(s.apply(role, act).ok);
         }
-        const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
-        REQUIRE_FALSE(act.empty());
-        REQUIRE(s.apply(role, act).ok);
+        if (passed_at.empty()) continue;
+        CHECK(co.stalled_turn("coalition", passed_at) == passed_turn);
+        CHECK(co.stalled_turn("french", passed_at) == -1);
+        // at the next allocations (7.4)
+        for (int i = 0; i < 3000 && !s.over() && s.state().turn <= passed_turn + kStalledTurnsInTest; ++i) {
+            const std::string role = s.decider();
+            const std::string step = s.state().decision.step;
+            if (role == "coalition" && step == "supply.allocate" && s.state().turn > passed_turn) {
+                ai::AiBot fresh = co;
+                fresh.forget_stalled();
+                if (fresh.choose(s, role) == "allocate " + passed_at) {
+                    CHECK(co.choose(s, role) != "allocate " + passed_at);
+                    ++differed;
+                    break;
+                }
+            }
+            const std::string act = role == "coalition" ? co.choose(s, role) : fr.choose(s, role);
+            REQUIRE_FALSE(act.empty());
+            REQUIRE(s.apply(role, act).ok);
+        }
     }
     CHECK(differed == 1);
 }
@@ -785,4 +788,116 @@ TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach
         ++checked;
     }
     CHECK(checked == 2);
+}
+
+namespace {
+// A random game of 1814 (seed) played to the Coalition's first decision at `step` on or after
+// Turn `turn`; false if the game never got there.
+bool play_to(session::Session& s, std::uint64_t seed, const std::string& step, int turn) {
+    session::RandomBot rb(seed * 5 + 3);
+    for (int i = 0; i < 4000 && !s.over(); ++i) {
+        if (s.state().turn >= turn && s.decider() == "coalition" && s.state().decision.step == step) return true;
+        REQUIRE(s.apply(s.decider(), rb.choose(s, s.decider())).ok);
+    }
+    return false;
+}
+std::set<std::string> linked_depots(Game& g, const core::GameState& st) {
+    core::GameState c = st;
+    std::set<std::string> out;
+    const core::Value v = g.rules->call(c, "ai_linked_depots", {core::Value("coalition")});
+    for (const auto& [label, flag] : v.as_object()) {
+        (void)flag;
+        out.insert(label);
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linked depots, and the cities its link needs", "[ai]") {
+    Game g = load_1814();
+    const auto paris = *g.def->map.parse_label("5420");
+    const int co = g.def->side_index("coalition");
+    const int unit_t = g.def->counter_type_index("co_br1");
+    int planned = 0;
+    for (std::uint64_t seed = 1; seed <= 12 && planned < 3; ++seed) {
+        session::Setup setup;
+        setup.seed = seed;
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        if (!play_to(s, seed, "movement.choose", 2 + static_cast<int>(seed % 6))) continue;
+        const core::GameState& st = s.state();
+        ai::DepotPlan plan;
+        ai::update_depot_plan(plan, g.rules.get(), st, "coalition");
+        CHECK(plan.tries > 0);
+        ai::DepotPlan none;
+        ai::update_depot_plan(none, g.rules.get(), st, "french");  // the defender makes no plan
+        CHECK(none.site.empty());
+        if (plan.site.empty()) continue;
+        ++planned;
+        REQUIRE(plan.hold.front() == plan.site);
+        // nearer Paris than every depot linked to the USS now (7.8)
+        const auto site = *g.def->map.parse_label(plan.site);
+        for (const auto& l : linked_depots(g, st)) CHECK(hex::distance(site, paris) < hex::distance(*g.def->map.parse_label(l), paris) + 1);
+        CHECK(plan.advance >= 1);
+        // with a Coalition unit on each city of the plan, the rules allow the depot (7.7-7.8)
+        auto held = [&](const std::vector<std::string>& cities) {
+            core::GameState h = st;
+            int n = 0;
+            for (const auto& c : cities) {
+                bool own = false;
+                for (int id : h.stack(core::Location::at(*g.def->map.parse_label(c))))
+                    if (h.piece(id).owner == co && g.def->counter_types[static_cast<size_t>(h.piece(id).type)].category == "unit") own = true;
+                if (!own) h.create_piece(unit_t, "test_probe_" + std::to_string(n++), co, core::Location::at(*g.def->map.parse_label(c)), 0);
+            }
+            return h;
+        };
+        CHECK(ai::depot_allowed(g.rules.get(), held(plan.hold), "coalition", plan.site));
+        // and every city of it not held now is needed: without it the link fails (6.2)
+        for (size_t i = 1; i < plan.hold.size(); ++i) {
+            bool own = false;
+            for (int id : st.stack(core::Location::at(*g.def->map.parse_label(plan.hold[i]))))
+                if (st.piece(id).owner == co) own = true;
+            if (own) continue;
+            std::vector<std::string> fewer = plan.hold;
+            fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+            CHECK_FALSE(ai::depot_allowed(g.rules.get(), held(fewer), "coalition", plan.site));
+        }
+        // made once per Turn and depot net
+        const int tries = plan.tries;
+        ai::update_depot_plan(plan, g.rules.get(), st, "coalition");
+        CHECK(plan.tries == tries);
+    }
+    CHECK(planned >= 2);
+}
+
+TEST_CASE("7.1: converting a depot the chain needs costs the Coalition the depots it cuts off (7.8)", "[ai]") {
+    Game g = load_1814();
+    int costly = 0, checked = 0;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+        session::Setup setup;
+        setup.seed = seed;
+        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+        s.set_record_hashes(false);
+        if (!play_to(s, seed, "supply.convert", 1)) continue;
+        const core::GameState& st = s.state();
+        const auto before = linked_depots(g, st);
+        for (const auto& a : s.actions("coalition")) {
+            if (a.kind != "convert" || a.args.empty()) continue;
+            // the rules' own conversion, then their chain
+            core::GameState c = st;
+            g.rules->apply(c, "coalition", a);
+            const auto after = linked_depots(g, c);
+            int cut = 0;
+            for (const auto& x : before)
+                if (x != a.args[0] && !after.count(x)) ++cut;
+            const double loss = ai::depot_chain_loss(g.rules.get(), st, "coalition", a.args[0]);
+            CHECK(loss >= 40.0 * cut);
+            if (!before.count(a.args[0])) CHECK(loss == 0);  // a depot cut off already
+            if (cut > 0) ++costly;
+            ++checked;
+        }
+        CHECK(ai::depot_chain_loss(g.rules.get(), st, "french", "4624") == 0);
+    }
+    CHECK(checked > 0);
+    CHECK(costly > 0);
 }
