@@ -67,7 +67,8 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
 // depot, 7.7).
 // The attacker's nearest unit to each objective (hexes) and its units on the map / in all, for
 // tournament reports (1814: how near the Coalition got); "" without objectives.
-std::string attacker_progress(const core::GameState& s);
+// With `rules`, also how near the capital its supply field reaches (rules.ai_supply_field).
+std::string attacker_progress(const core::GameState& s, script::RulesHost* rules = nullptr);
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
                        bool ignore_train = false);
 // What a depot at `hex` is worth to `role` (the units it would bring into supply).

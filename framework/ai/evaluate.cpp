@@ -49,6 +49,7 @@ struct Profile {
     int eliminated_box = -1;                   // the box "eliminated", if the map has one
     std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
+    int forage_type = -1;                      // the forage marker's counter type
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -107,6 +108,7 @@ const Profile& profile(const core::ModuleDef& d) {
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
     p.forage_rule = d.counter_type_index("forage") >= 0 && d.sides.size() == 2;
+    p.forage_type = d.counter_type_index("forage");
     if (d.id == "napoleon_1814") {
         p.east_of_rhine = d.map.region("east_of_rhine");
         p.attacker = "coalition";
@@ -162,6 +164,9 @@ constexpr double kLeadPerHex = 30.0;
 // an objective it does not hold (the force for the attack that takes it).
 constexpr double kAssaultPerOf = 5.0;
 constexpr double kAssaultCap = 16.0;
+// per OF (in halves) of a stack next to an unheld objective on the last two Turns that a train
+// keeps free of a forage marker (7.6), so that it may attack or support (10.1)
+constexpr double kAssaultTrainPerOf = 10.0;
 constexpr int kLeadCap = 12;
 // A stack that could reach a lone enemy Napoleon this Turn (14.4, 8.9, 11.20: a one-in-six chance
 // at least of winning the game at once) gets a train before any other.
@@ -173,6 +178,14 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
+
+// 7.6, 10.1: a stack under a forage marker may neither attack nor support an attack.
+bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
+    if (p.forage_type < 0) return false;
+    for (int j : s.stack(at))
+        if (s.piece(j).type == p.forage_type) return true;
+    return false;
+}
 
 // The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
 // `counts` accepts (those in supply: a spearhead cut off is disrupted at the next supply phase,
@@ -534,6 +547,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 const size_t t = static_cast<size_t>(pc.type);
                 if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[t] || pc.face == p.disrupted_face_of_unit) continue;
                 if (!any && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) continue;
+                if (foraging(s, p, pc.loc)) continue;  // 10.1: it may neither attack nor support
                 for (size_t oi = 0; oi < p.objectives.size(); ++oi)
                     if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) force[oi] += p.of2[t];
             }
@@ -822,6 +836,7 @@ std::optional<std::set<std::string>> linked_depots(script::RulesHost* rules, con
 }
 // per depot a conversion cuts off from the chain (7.8: no new depot can link to it)
 constexpr double kChainDepot = 40.0;
+
 }  // namespace
 
 void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::GameState& g, const std::string& role) {
@@ -877,7 +892,7 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
     // the two: d(source, c) + d(c, site) <= the link's length; through a depot cut off from the
     // chain, the same for its own links (a depot's chain is traced anew each time, 7.8)
     struct Site {
-        int dc;
+        int rank;  // hexes from the capital: nearer first
         hex::Hex hex;
         std::vector<hex::Hex> helpers;  // cities no one holds that the chain's routes may pass
         std::vector<hex::Hex> held;     // cities the attacker holds there already
@@ -891,7 +906,8 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
         if (enemy_at.count(hk) || depot_at.count(hk)) continue;
         const int dc = dist_to(*capital, site);
         if (dc < 1 || dc >= net_lead) continue;
-        Site st{dc, site, {}, {}};
+        const int rank = dc;
+        Site st{rank, site, {}, {}};
         std::set<std::int64_t> seen_city{hk}, seen_node{hk};
         std::vector<hex::Hex> frontier{site};
         bool any_link = false;
@@ -915,7 +931,7 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
         sites.push_back(std::move(st));
     }
     std::sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
-        return a.dc != b.dc ? a.dc < b.dc : a.helpers.size() < b.helpers.size();
+        return a.rank != b.rank ? a.rank < b.rank : a.helpers.size() < b.helpers.size();
     });
     constexpr int kMaxTries = 60;
     int probe_n = 0;
@@ -949,7 +965,7 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
             else ++i;
         }
         plan.site = label;
-        plan.advance = net_lead - st.dc;
+        plan.advance = std::max(1, net_lead - dist_to(*capital, st.hex));
         plan.hold.push_back(label);
         for (const hex::Hex& x : keep) plan.hold.push_back(d.map.label(x));
         // the cities already held that the link needs (their stacks should stay)
@@ -1130,7 +1146,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     return gain + forward + field_lead_gain(s, p, side, role, *h, &c) + plan_site_value(label) - kDepotCost;
 }
 
-std::string attacker_progress(const core::GameState& s) {
+std::string attacker_progress(const core::GameState& s, script::RulesHost* rules) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
     if (p.attacker.empty() || p.objectives.empty()) return "";
@@ -1151,7 +1167,17 @@ std::string attacker_progress(const core::GameState& s) {
         out += p.objectives[oi].name + " " + std::to_string(nearest[oi]) + ", ";
     char mean[32];
     std::snprintf(mean, sizeof mean, "%.1f", on_map ? static_cast<double>(sum_dist) / on_map : 0.0);
-    return out + "mean to own objective " + mean + ", " + p.attacker + " units on the map " + std::to_string(on_map) + "/" + std::to_string(total);
+    out += std::string("mean to own objective ") + mean + ", " + p.attacker + " units on the map " + std::to_string(on_map) + "/" + std::to_string(total);
+    if (rules && &rules->def() == &d) {
+        // how near each objective the attacker's supply field reaches (6.1-6.2, traced by the rules)
+        script::RulesHost* was = g_feature_rules;
+        g_feature_rules = rules;
+        const std::vector<int> field = field_leads(p, att, &s);
+        g_feature_rules = was;
+        for (size_t oi = 0; oi < field.size(); ++oi)
+            if (p.objectives[oi].capital) out += ", supply field to " + p.objectives[oi].name + " " + std::to_string(field[oi]);
+    }
+    return out;
 }
 
 double commander_move_prior(const core::GameState& s, const std::string& role, const std::string& piece,
@@ -1272,7 +1298,33 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                     if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) held = true;
                 if (!held) plan = std::max(plan, c == g_plan->site ? 2.0 * kPlanHold : kPlanHold);
             }
-        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + plan;
+        // 14.4, 7.6, 10.1: on the last two Turns a stack next to an objective the attacker does
+        // not hold is the assault's force; without a train it gets a forage marker (next to two
+        // friendly stacks, or out of supply outside friendly territory) and may not attack
+        double assault = 0;
+        const int length = game_length(s);
+        if (cmd && !disrupted && length > 0 && length - s.turn <= 1 && p.forage_rule)
+            for (const auto& o : p.objectives) {
+                if (hex::distance(o.hex, *h) != 1) continue;
+                bool held = false;
+                for (int j : s.stack(core::Location::at(o.hex)))
+                    if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) held = true;
+                if (held) continue;
+                int friends = 0;
+                for (const hex::Hex n : hex::neighbours(*h))
+                    for (int j : s.stack(core::Location::at(n)))
+                        if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) {
+                            ++friends;
+                            break;
+                        }
+                const bool supplied_here = !g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0;
+                if (friends < 2 && supplied_here) continue;
+                double of2 = 0;
+                for (int j : s.stack(core::Location::at(*h)))
+                    if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
+                assault = std::max(assault, kAssaultTrainPerOf * of2);
+            }
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + plan + assault;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
                          a.c_str(), side.id.c_str(), static_cast<unsigned long long>(gs),
                          w.empty() ? ("unfinished: " + s.state().result).c_str() : (w + " wins").c_str(),
                          s.state().turn, static_cast<unsigned long long>(taken), cpu, wall,
-                         ai::attacker_progress(s.state()).c_str());
+                         ai::attacker_progress(s.state(), rules.get()).c_str());
         }
         const int n = wins + losses + other;
         const auto [lo, hi] = wilson(wins, n);

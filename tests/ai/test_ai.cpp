@@ -399,6 +399,14 @@ TEST_CASE("attacker_progress reports how near the Coalition's units got to its o
         }
     }
     CHECK(ai::attacker_progress(st).rfind("Paris 0, ", 0) == 0);
+    // with the rules: how near Paris the Coalition's supply field reaches (6.1-6.2), a few hexes
+    // at the start and far from it
+    const std::string traced = ai::attacker_progress(s.state(), g.rules.get());
+    const auto at = traced.find("supply field to Paris ");
+    REQUIRE(at != std::string::npos);
+    const int field = std::atoi(traced.c_str() + at + 22);
+    CHECK(field >= 3);
+    CHECK(field < 20);
 }
 
 TEST_CASE("a Coalition depot nearer Paris than its net, with the army there, pays for its train (7.2, 7.8)", "[ai]") {
@@ -900,4 +908,59 @@ TEST_CASE("7.1: converting a depot the chain needs costs the Coalition the depot
     }
     CHECK(checked > 0);
     CHECK(costly > 0);
+}
+
+TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage is worth a train (10.1)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 2;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    // a Coalition commander with two combat units, moved next to Paris (5420) at 5321
+    std::string cmd;
+    std::vector<int> units;
+    for (const auto& [loc, ids] : st.stacks()) {
+        if (!loc.is_hex()) continue;
+        std::string c;
+        std::vector<int> u;
+        for (int i : ids) {
+            const auto& p = st.piece(i);
+            if (p.owner != co) continue;
+            const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+            if (ct.category == "commander") c = p.id;
+            else if (ct.category == "unit" && ct.stats.count("of2") && ct.stats.at("of2").as_int() > 0) u.push_back(i);
+        }
+        if (!c.empty() && u.size() >= 2) {
+            cmd = c;
+            units = {u[0], u[1]};
+            break;
+        }
+    }
+    REQUIRE_FALSE(cmd.empty());
+    const auto at = *g.def->map.parse_label("5321");
+    auto place = [&](core::GameState& x) {
+        x.move_piece(x.find_piece(cmd), core::Location::at(at));
+        for (int i : units) x.move_piece(i, core::Location::at(at));
+    };
+    place(st);
+    st.turn = ai::game_length(st);  // the last Turn
+    ai::set_supply_root(nullptr);
+    const double alone = ai::stack_potential(st, "coalition", "5321");
+    // two friendly stacks beside it (7.6 b: it forages without a train)
+    core::GameState crowded = st;
+    int placed = 0;
+    for (const auto& pc : st.pieces()) {
+        if (placed >= 2 || pc.owner != co || !pc.loc.is_hex() || g.def->counter_types[static_cast<size_t>(pc.type)].category != "unit") continue;
+        if (std::find(units.begin(), units.end(), crowded.find_piece(pc.id)) != units.end()) continue;
+        crowded.move_piece(crowded.find_piece(pc.id), core::Location::at(*g.def->map.parse_label(placed == 0 ? "5322" : "5221")));
+        ++placed;
+    }
+    REQUIRE(placed == 2);
+    const double crowded_v = ai::stack_potential(crowded, "coalition", "5321");
+    CHECK(crowded_v > alone + 20);
+    // three Turns before the end it is worth no more than before
+    crowded.turn = ai::game_length(crowded) - 3;
+    st.turn = crowded.turn;
+    CHECK(ai::stack_potential(crowded, "coalition", "5321") < ai::stack_potential(st, "coalition", "5321") + 20);
 }
