@@ -745,6 +745,7 @@ double field_lead_gain(const core::GameState& s, const Profile& p, int side, con
     if (p.attacker.empty() || role != p.attacker || p.objectives.empty()) return 0;
     // the root's field, or (no root: a position judged alone) the position's own
     const std::vector<int> now = field_leads(p, side, g_root.set ? nullptr : &s);
+    if (now.empty()) return 0;  // no field known (no root, no rules): nothing to gain by
     std::vector<int> after;
     if (probe) after = field_leads(p, side, probe);
     if (after.empty()) {

@@ -1,6 +1,7 @@
 // The AI layer: registration, determinism for a seed, decisions from the role's view only.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <optional>
@@ -963,4 +964,20 @@ TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage 
     crowded.turn = ai::game_length(crowded) - 3;
     st.turn = crowded.turn;
     CHECK(ai::stack_potential(crowded, "coalition", "5321") < ai::stack_potential(st, "coalition", "5321") + 20);
+}
+
+TEST_CASE("depot_value answers without the rules or a supply field (no field known: no reach gained)", "[ai]") {
+    Game g = load_1814();
+    session::Setup setup;
+    setup.seed = 4;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    ai::set_supply_root(nullptr);
+    ai::set_feature_rules(nullptr);
+    // (it read past an empty list of the field's leads and crashed)
+    for (const char* city : {"4522", "4624", "4323"}) {
+        const double v = ai::depot_value(s.state(), "coalition", city);
+        CHECK(std::isfinite(v));
+        CHECK(v > -1000);
+        CHECK(v < 1000);
+    }
 }
