@@ -359,14 +359,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     // (8.9) makes him roll for his fate, and a 1 wins the game: valued at the die's odds (forced
     // faces 1 and 6), not on one sample of it
     bool nap_alone = false;
-    const std::string nap = enemy_napoleon(root, role, &nap_alone);
-    const int nap_piece = nap.empty() ? -1 : [&] {
-        for (int i = 0; i < root.piece_count(); ++i)
-            if (root.piece(i).loc.is_hex() && root.def().map.label(root.piece(i).loc.hex) == nap &&
-                root.def().counter_types[static_cast<size_t>(root.piece(i).type)].id == "napoleon")
-                return i;
-        return -1;
-    }();
+    int nap_piece = -1;
+    const std::string nap = enemy_napoleon(root, role, &nap_alone, &nap_piece);
     auto hunt_value = [&](const core::GameState& g, const core::Action& a, Evaluation& ev) {
         auto with_face = [&](int face) {
             core::GameState c = g;

@@ -179,6 +179,13 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
 
+// Whether a combat unit of `side` stands at `at` (holds the hex, 14.4, 6.2; escorts, 11.20).
+bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int side) {
+    for (int j : s.stack(at))
+        if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) return true;
+    return false;
+}
+
 // 7.6, 10.1: a stack under a forage marker may neither attack nor support an attack.
 bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
     if (p.forage_type < 0) return false;
@@ -563,12 +570,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     if (att_idx >= 0 && g_plan && !g_plan->site.empty()) {
         for (size_t i = 0; i < g_plan->hold.size(); ++i) {
             auto h = d.map.parse_label(g_plan->hold[i]);
-            if (!h) continue;
-            for (int j : s.stack(core::Location::at(*h)))
-                if (s.piece(j).owner == att_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) {
-                    obj_att += kPlanHold * (i == 0 ? 2.0 : 1.0);
-                    break;
-                }
+            if (h && has_unit(s, p, core::Location::at(*h), att_idx)) obj_att += kPlanHold * (i == 0 ? 2.0 : 1.0);
         }
     }
     if (paris) cities_att += 120;
@@ -893,7 +895,7 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
     // the two: d(source, c) + d(c, site) <= the link's length; through a depot cut off from the
     // chain, the same for its own links (a depot's chain is traced anew each time, 7.8)
     struct Site {
-        int rank;  // hexes from the capital: nearer first
+        int dc;  // hexes from the capital: nearer first
         hex::Hex hex;
         std::vector<hex::Hex> helpers;  // cities no one holds that the chain's routes may pass
         std::vector<hex::Hex> held;     // cities the attacker holds there already
@@ -907,8 +909,7 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
         if (enemy_at.count(hk) || depot_at.count(hk)) continue;
         const int dc = dist_to(*capital, site);
         if (dc < 1 || dc >= net_lead) continue;
-        const int rank = dc;
-        Site st{rank, site, {}, {}};
+        Site st{dc, site, {}, {}};
         std::set<std::int64_t> seen_city{hk}, seen_node{hk};
         std::vector<hex::Hex> frontier{site};
         bool any_link = false;
@@ -932,9 +933,10 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
         sites.push_back(std::move(st));
     }
     std::sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
-        return a.rank != b.rank ? a.rank < b.rank : a.helpers.size() < b.helpers.size();
+        return a.dc != b.dc ? a.dc < b.dc : a.helpers.size() < b.helpers.size();
     });
-    constexpr int kMaxTries = 60;
+    constexpr int kMaxTries = 60;      // probes to find the site and the cities to take
+    constexpr int kMaxHeldTries = 20;  // then to tell which cities already held it needs
     int probe_n = 0;
     // the position with probe units on `hold` (where the attacker has none) and without the
     // attacker's units on `leave`
@@ -966,13 +968,13 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
             else ++i;
         }
         plan.site = label;
-        plan.advance = std::max(1, net_lead - dist_to(*capital, st.hex));
+        plan.advance = net_lead - st.dc;  // >= 1: sites stand nearer than the net
         plan.hold.push_back(label);
         for (const hex::Hex& x : keep) plan.hold.push_back(d.map.label(x));
         // the cities already held that the link needs (their stacks should stay)
         keep.push_back(st.hex);
         for (const hex::Hex& x : st.held) {
-            if (plan.tries >= kMaxTries + 20) break;
+            if (plan.tries >= kMaxTries + kMaxHeldTries) break;
             ++plan.tries;
             if (!depot_allowed(rules, probe(keep, {x}), role, label)) plan.hold.push_back(d.map.label(x));
         }
@@ -1033,19 +1035,18 @@ bool objective_hex(const core::ModuleDef& d, const std::string& label) {
     return false;
 }
 
-std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone) {
+std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone, int* piece) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
     if (alone) *alone = false;
+    if (piece) *piece = -1;
     if (p.attacker.empty() || role != p.attacker) return "";
     const int att_idx = d.side_index(p.attacker);
-    for (const auto& pc : s.pieces()) {
+    for (int i = 0; i < s.piece_count(); ++i) {
+        const auto& pc = s.piece(i);
         if (!p.napoleon[static_cast<size_t>(pc.type)] || pc.owner == att_idx || !pc.loc.is_hex()) continue;
-        if (alone) {
-            *alone = true;
-            for (int j : s.stack(pc.loc))
-                if (s.piece(j).owner == pc.owner && p.unit[static_cast<size_t>(s.piece(j).type)]) *alone = false;
-        }
+        if (alone) *alone = !has_unit(s, p, pc.loc, pc.owner);
+        if (piece) *piece = i;
         return d.map.label(pc.loc.hex);
     }
     return "";
@@ -1062,7 +1063,7 @@ double depot_forward_value(const core::GameState& s, const std::string& role, co
 // supply field alone does not show (a depot cut off still supplies, but no new depot links to it).
 double plan_site_value(const std::string& label) {
     if (!g_plan || g_plan->site != label) return 0;
-    return kForwardPerHex * std::max(1, g_plan->advance);
+    return kForwardPerHex * g_plan->advance;
 }
 
 double depot_value(const core::GameState& s, const std::string& role, const std::string& label, bool train_here,
@@ -1293,11 +1294,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (cmd && !disrupted && g_plan && !g_plan->site.empty())
             for (const std::string& c : g_plan->hold) {
                 auto ch = d.map.parse_label(c);
-                if (!ch || hex::distance(*ch, *h) > 3) continue;
-                bool held = false;
-                for (int j : s.stack(core::Location::at(*ch)))
-                    if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) held = true;
-                if (!held) plan = std::max(plan, c == g_plan->site ? 2.0 * kPlanHold : kPlanHold);
+                if (!ch || hex::distance(*ch, *h) > 3 || has_unit(s, p, core::Location::at(*ch), role_idx)) continue;
+                plan = std::max(plan, c == g_plan->site ? 2.0 * kPlanHold : kPlanHold);
             }
         // 14.4, 7.6, 10.1: on the last two Turns a stack next to an objective the attacker does
         // not hold is the assault's force; without a train it gets a forage marker (next to two
@@ -1306,18 +1304,9 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         const int length = game_length(s);
         if (cmd && !disrupted && length > 0 && length - s.turn <= 1 && p.forage_rule)
             for (const auto& o : p.objectives) {
-                if (hex::distance(o.hex, *h) != 1) continue;
-                bool held = false;
-                for (int j : s.stack(core::Location::at(o.hex)))
-                    if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) held = true;
-                if (held) continue;
+                if (hex::distance(o.hex, *h) != 1 || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
                 int friends = 0;
-                for (const hex::Hex n : hex::neighbours(*h))
-                    for (int j : s.stack(core::Location::at(n)))
-                        if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) {
-                            ++friends;
-                            break;
-                        }
+                for (const hex::Hex n : hex::neighbours(*h)) friends += has_unit(s, p, core::Location::at(n), role_idx);
                 const bool supplied_here = !g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0;
                 if (friends < 2 && supplied_here) continue;
                 double of2 = 0;

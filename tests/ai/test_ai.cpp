@@ -24,6 +24,34 @@ Game load_1814() {
     REQUIRE(r.ok());
     return {r.module, std::shared_ptr<script::RulesHost>(script::RulesHost::load(r.module))};
 }
+// The campaign scenario started with `seed`, hashes off (bots and these tests do not need them).
+session::Session start_1814(const Game& g, std::uint64_t seed) {
+    session::Setup setup;
+    setup.seed = seed;
+    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    s.set_record_hashes(false);
+    return s;
+}
+// A random game of 1814 (seed) played to the Coalition's first decision at `step` on or after
+// Turn `turn`; false if the game never got there.
+bool play_to(session::Session& s, std::uint64_t seed, const std::string& step, int turn) {
+    session::RandomBot rb(seed * 5 + 3);
+    for (int i = 0; i < 4000 && !s.over(); ++i) {
+        if (s.state().turn >= turn && s.decider() == "coalition" && s.state().decision.step == step) return true;
+        REQUIRE(s.apply(s.decider(), rb.choose(s, s.decider())).ok);
+    }
+    return false;
+}
+std::set<std::string> linked_depots(Game& g, const core::GameState& st) {
+    core::GameState c = st;
+    std::set<std::string> out;
+    const core::Value v = g.rules->call(c, "ai_linked_depots", {core::Value("coalition")});
+    for (const auto& [label, flag] : v.as_object()) {
+        (void)flag;
+        out.insert(label);
+    }
+    return out;
+}
 }  // namespace
 
 TEST_CASE("ai bot kinds are registered with the session's make_bot", "[ai]") {
@@ -275,10 +303,7 @@ TEST_CASE("a Coalition stack's first commander is worth moving to; a stack's las
 
 TEST_CASE("the Coalition AI deploys a set-up depot for Wellington's army, out of supply without one (14.1)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-    s.set_record_hashes(false);
+    auto s = start_1814(g, 5);
     session::RandomBot fr(1);
     for (int i = 0; i < 50 && !s.over() && !(s.decider() == "coalition" && s.state().decision.step == "supply.setup_depot"); ++i)
         REQUIRE(s.apply(s.decider(), fr.choose(s, s.decider())).ok);
@@ -333,10 +358,7 @@ TEST_CASE("a Coalition stack that leaves its Supply Train unused gets trains aft
     // train: the bot then gives it to another
     int differed = 0;
     for (std::uint64_t seed = 3; seed <= 12 && differed == 0; ++seed) {
-        session::Setup setup;
-        setup.seed = seed;
-        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-        s.set_record_hashes(false);
+        auto s = start_1814(g, seed);
         session::RandomBot fr(seed);
         ai::AiBot co(ai::Level::Normal, seed * 31 + 9);
         // play until the Coalition AI passes a stack with its train (8.2: the train discarded)
@@ -486,10 +508,7 @@ TEST_CASE("10.2: the AI puts behind an attack the fewest Combat Commands that gi
     // random games until an attack waits for its CCs with at least two to spend
     int checked = 0;
     for (std::uint64_t seed = 1; seed <= 40 && checked < 3; ++seed) {
-        session::Setup setup;
-        setup.seed = seed;
-        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-        s.set_record_hashes(false);
+        auto s = start_1814(g, seed);
         session::RandomBot rb(seed * 7 + 1);
         for (int i = 0; i < 4000 && !s.over(); ++i) {
             const std::string role = s.decider();
@@ -743,18 +762,10 @@ TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach
     Game g = load_1814();
     int checked = 0;
     for (std::uint64_t seed = 1; seed <= 30 && checked < 2; ++seed) {
-        session::Setup setup;
-        setup.seed = seed;
-        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-        s.set_record_hashes(false);
-        session::RandomBot rb(seed * 3 + 1);
+        auto s = start_1814(g, seed);
         // random play to the Coalition's first choice of a stack to move from Turn 4 on (14.5:
         // Napoleon may not leave Paris before)
-        for (int i = 0; i < 3000 && !s.over(); ++i) {
-            if (s.state().turn >= 4 && s.decider() == "coalition" && s.state().decision.step == "movement.choose") break;
-            REQUIRE(s.apply(s.decider(), rb.choose(s, s.decider())).ok);
-        }
-        if (s.over() || s.state().decision.step != "movement.choose") continue;
+        if (!play_to(s, seed, "movement.choose", 4)) continue;
         // a hex two or three hexes away that a Coalition stack can reach without a forced march
         core::GameState st = s.state();
         std::string stack, target;
@@ -799,28 +810,6 @@ TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach
     CHECK(checked == 2);
 }
 
-namespace {
-// A random game of 1814 (seed) played to the Coalition's first decision at `step` on or after
-// Turn `turn`; false if the game never got there.
-bool play_to(session::Session& s, std::uint64_t seed, const std::string& step, int turn) {
-    session::RandomBot rb(seed * 5 + 3);
-    for (int i = 0; i < 4000 && !s.over(); ++i) {
-        if (s.state().turn >= turn && s.decider() == "coalition" && s.state().decision.step == step) return true;
-        REQUIRE(s.apply(s.decider(), rb.choose(s, s.decider())).ok);
-    }
-    return false;
-}
-std::set<std::string> linked_depots(Game& g, const core::GameState& st) {
-    core::GameState c = st;
-    std::set<std::string> out;
-    const core::Value v = g.rules->call(c, "ai_linked_depots", {core::Value("coalition")});
-    for (const auto& [label, flag] : v.as_object()) {
-        (void)flag;
-        out.insert(label);
-    }
-    return out;
-}
-}  // namespace
 
 TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linked depots, and the cities its link needs", "[ai]") {
     Game g = load_1814();
@@ -829,10 +818,7 @@ TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linke
     const int unit_t = g.def->counter_type_index("co_br1");
     int planned = 0;
     for (std::uint64_t seed = 1; seed <= 12 && planned < 3; ++seed) {
-        session::Setup setup;
-        setup.seed = seed;
-        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-        s.set_record_hashes(false);
+        auto s = start_1814(g, seed);
         if (!play_to(s, seed, "movement.choose", 2 + static_cast<int>(seed % 6))) continue;
         const core::GameState& st = s.state();
         ai::DepotPlan plan;
@@ -883,10 +869,7 @@ TEST_CASE("7.1: converting a depot the chain needs costs the Coalition the depot
     Game g = load_1814();
     int costly = 0, checked = 0;
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-        session::Setup setup;
-        setup.seed = seed;
-        auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
-        s.set_record_hashes(false);
+        auto s = start_1814(g, seed);
         if (!play_to(s, seed, "supply.convert", 1)) continue;
         const core::GameState& st = s.state();
         const auto before = linked_depots(g, st);
