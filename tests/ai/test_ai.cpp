@@ -92,9 +92,7 @@ TEST_CASE("the AI is deterministic for a seed and plays legal actions", "[ai]") 
 
 TEST_CASE("determinize keeps what the role sees and draws only what it cannot", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 9;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 9);
     core::Rng rng(3);
     const core::GameState d = ai::determinize(s, "coalition", rng);
     // every coalition piece is exactly where the true state has it
@@ -152,9 +150,7 @@ TEST_CASE("determinize puts the enemy's unseen units into its hidden-force boxes
 
 TEST_CASE("rules.ai_features gives each of the role's stacks its real supply status", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     REQUIRE(g.rules->has_function("ai_features"));
     core::GameState st = s.state();
     for (const std::string role : {"coalition", "french"}) {
@@ -181,9 +177,7 @@ TEST_CASE("rules.ai_features gives each of the role's stacks its real supply sta
 
 TEST_CASE("march_attrition_chance reads 8.6-8.7 from the module's tables", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     core::GameState st = s.state();
     st.turn = 1;  // Winter: attrition from 2 hexes, +1 at 3; a unit lost on 6-7
     CHECK(ai::march_attrition_chance(st, 1) == Approx(0.0));
@@ -196,9 +190,7 @@ TEST_CASE("march_attrition_chance reads 8.6-8.7 from the module's tables", "[ai]
 
 TEST_CASE("the supply field traced once at the root gives the same supply term as tracing", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     REQUIRE(g.rules->has_function("ai_supply_field"));
     const core::GameState st = s.state();
     ai::set_feature_rules(g.rules.get());
@@ -221,9 +213,7 @@ TEST_CASE("the supply field traced once at the root gives the same supply term a
 
 TEST_CASE("the evaluation counts the forage risk of clustered stacks (7.6 b)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     core::GameState st = s.state();
     const int co = g.def->side_index("coalition");
     std::vector<int> units;
@@ -258,9 +248,7 @@ TEST_CASE("the evaluation counts the forage risk of clustered stacks (7.6 b)", "
 
 TEST_CASE("a Coalition stack's first commander is worth moving to; a stack's last is worth keeping (12.1)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     core::GameState st = s.state();
     const int co = g.def->side_index("coalition");
     // a Coalition commander alone with units, and a stack of units without a commander
@@ -405,9 +393,7 @@ TEST_CASE("a Coalition stack that leaves its Supply Train unused gets trains aft
 
 TEST_CASE("attacker_progress reports how near the Coalition's units got to its objectives (14.4)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     core::GameState st = s.state();
     const std::string start = ai::attacker_progress(st);
     CHECK(start.find("Paris 0,") == std::string::npos);  // the Coalition starts far from Paris
@@ -434,9 +420,7 @@ TEST_CASE("attacker_progress reports how near the Coalition's units got to its o
 
 TEST_CASE("a Coalition depot nearer Paris than its net, with the army there, pays for its train (7.2, 7.8)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     core::GameState st = s.state();
     const auto& map = g.def->map;
     const int co = g.def->side_index("coalition");
@@ -565,9 +549,7 @@ struct Front {
     int lead = -1, rear = -1;
 };
 Front front_position(Game& g, int turn) {
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     Front f{s.state()};
     f.st.turn = turn;
     const int co = g.def->side_index("coalition");
@@ -646,9 +628,7 @@ int field_reach(Game& g, const core::GameState& st, const std::string& side, con
 
 TEST_CASE("6.2: traced, a position is credited with the reach its own supply field gains (attacks that open routes)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 5;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 5);
     core::GameState root = s.state();
     root.turn = 8;  // spring: 5-hex routes (6.2)
     // 14.4: the field's nearest hex to Paris, and to the nearer of Bordeaux and Marseilles (capped
@@ -896,9 +876,7 @@ TEST_CASE("7.1: converting a depot the chain needs costs the Coalition the depot
 
 TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage is worth a train (10.1)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 2;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 2);
     core::GameState st = s.state();
     const int co = g.def->side_index("coalition");
     // a Coalition commander with two combat units, moved next to Paris (5420) at 5321
@@ -951,9 +929,7 @@ TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage 
 
 TEST_CASE("depot_value answers without the rules or a supply field (no field known: no reach gained)", "[ai]") {
     Game g = load_1814();
-    session::Setup setup;
-    setup.seed = 4;
-    auto s = session::Session::start(g.def, g.rules, g.def->scenarios.front(), setup);
+    auto s = start_1814(g, 4);
     ai::set_supply_root(nullptr);
     ai::set_feature_rules(nullptr);
     // (it read past an empty list of the field's leads and crashed)
