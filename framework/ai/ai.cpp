@@ -572,6 +572,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         explicit FeatureGuard(script::RulesHost* r) { set_feature_rules(r); }
         ~FeatureGuard() { set_feature_rules(nullptr); }
     } feature_guard(rules_.get());
+    struct SiteMemoGuard {
+        explicit SiteMemoGuard(SiteMemo* m) { set_site_memo(m); }
+        ~SiteMemoGuard() { set_site_memo(nullptr); }
+    } site_memo_guard(&site_memo_);
     std::vector<core::GameState> worlds;
     for (int k = 0; k < p_.samples; ++k) worlds.push_back(determinize(s, role, rng_));
     struct RootGuard {

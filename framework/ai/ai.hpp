@@ -15,6 +15,7 @@
 #include <set>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -128,6 +129,11 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
 double depot_chain_loss(script::RulesHost* rules, const core::GameState& g, const std::string& role, const std::string& hex);
 // The plan evaluate() and stack_potential() follow while the AI decides (null: none).
 void set_depot_plan(const DepotPlan* plan);
+// What a depot at a site would gain the attacker's supply field, memoized per Turn, depot net
+// and site (the trace is costly). Owned by one bot, so that its games never read another game's
+// values (the key leaves out where the stacks stand): null, nothing is memoized.
+using SiteMemo = std::unordered_map<std::uint64_t, double>;
+void set_site_memo(SiteMemo* memo);
 
 // A GameState consistent with what `role` sees: every hidden enemy piece is given a type drawn
 // (with `rng`) among the types that look like it, unknown card piles are filled, and the RNG is
@@ -199,6 +205,7 @@ private:
     std::string cycle_run_;
     std::set<std::size_t> cycle_seen_;
     DepotPlan plan_;  // the attacker's depot plan (re-made when the Turn or its depots change)
+    SiteMemo site_memo_;
 };
 
 // Registers "ai" (normal), "ai-easy", "ai-normal" and "ai-hard" with session::make_bot.

@@ -281,6 +281,8 @@ thread_local bool g_exact = false;
 // judges and counts the reach gained over the root's field (memoized per position).
 thread_local bool g_trace_field = false;
 thread_local const DepotPlan* g_plan = nullptr;
+// memo of site_gain: (Turn, depot net, site) -> gain; the deciding bot's own (set_site_memo)
+thread_local SiteMemo* g_site_memo = nullptr;
 thread_local std::unordered_map<std::uint64_t, double> g_field_memo;
 // depot_value's gain from the root's field by hex distance (cheap, but blind to terrain and
 // rivers: off), or from the real trace (only near units out of supply)
@@ -337,6 +339,8 @@ void set_feature_rules(script::RulesHost* rules) {
 }
 
 void set_depot_plan(const DepotPlan* plan) { g_plan = plan; }
+
+void set_site_memo(SiteMemo* memo) { g_site_memo = memo; }
 
 void set_field_tracing(bool on) {
     g_trace_field = on;
@@ -760,8 +764,6 @@ double field_lead_gain(const core::GameState& s, const Profile& p, int side, con
     return std::max(0.0, lead_value(p, after) - lead_value(p, now));
 }
 
-// memo of site_gain: (Turn, depot net, site) -> gain
-thread_local std::unordered_map<std::uint64_t, double> g_site_memo;
 
 double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex h) {
     const core::ModuleDef& d = s.def();
@@ -775,7 +777,8 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
         }
     }
     mix(static_cast<std::uint64_t>(key(h)) * 31 + 7);
-    if (auto it = g_site_memo.find(k); it != g_site_memo.end()) return it->second;
+    if (g_site_memo)
+        if (auto it = g_site_memo->find(k); it != g_site_memo->end()) return it->second;
     double gain = 0;
     const std::string& side_id = d.sides[static_cast<size_t>(side)].id;
     const int t = d.counter_type_index(side_id + "_supply");
@@ -793,8 +796,10 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
             gain = 0;
         }
     }
-    if (g_site_memo.size() > 50000) g_site_memo.clear();
-    g_site_memo.emplace(k, gain);
+    if (g_site_memo) {
+        if (g_site_memo->size() > 50000) g_site_memo->clear();
+        g_site_memo->emplace(k, gain);
+    }
     return gain;
 }
 
