@@ -178,6 +178,11 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
+// 7.6 (b), 6.3-6.4: a stack that fails to forage is disrupted and loses about this many moves (a
+// full move of a stack is worth 10 per unit weight in stack_potential)
+constexpr double kForageMoves = 1.5;
+// depot_cost: kDepotCost once more for each this many Turns left to play
+constexpr double kDepotCostTurns = 3.0;
 
 // Whether a combat unit of `side` stands at `at` (holds the hex, 14.4, 6.2; escorts, 11.20).
 bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int side) {
@@ -192,6 +197,50 @@ bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
     for (int j : s.stack(at))
         if (s.piece(j).type == p.forage_type) return true;
     return false;
+}
+
+bool objective_hex_of(const Profile& p, hex::Hex h) {
+    for (const auto& o : p.objectives)
+        if (o.hex == h) return true;
+    return false;
+}
+
+// 7.6 (b), 6.3: the chance that the stack of `side` at `h` fails to forage this Turn if it gets no
+// Supply Train: it gets a forage marker when it stands next to two or more friendly stacks with
+// combat units (a stack in a city with its side's depot neither forages nor counts; one made only
+// of units deemed in supply, 6.6, is ignored), and fails on a die at most its combat units.
+bool depot_city(const core::GameState& s, const Profile& p, hex::Hex h, int side) {
+    if (!p.cities.count(key(h))) return false;
+    for (int j : s.stack(core::Location::at(h))) {
+        const auto& pc = s.piece(j);
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner == side && p.depot_face[t] >= 0 && pc.face == p.depot_face[t]) return true;
+    }
+    return false;
+}
+
+double forage_failure_chance(const core::GameState& s, const Profile& p, hex::Hex h, int side) {
+    if (!p.forage_rule || depot_city(s, p, h, side)) return 0;
+    auto counts = [&](hex::Hex x, int& units) {  // whether the stack at x counts for 7.6
+        bool supplied_only = true;
+        units = 0;
+        for (int j : s.stack(core::Location::at(x))) {
+            const auto& pc = s.piece(j);
+            const size_t t = static_cast<size_t>(pc.type);
+            if (pc.owner != side || !p.unit[t]) continue;
+            ++units;
+            if (!p.deemed_supplied[t]) supplied_only = false;
+        }
+        return units > 0 && !supplied_only;
+    };
+    int units = 0;
+    if (!counts(h, units)) return 0;
+    int near = 0;
+    for (const hex::Hex n : hex::neighbours(h)) {
+        int nu = 0;
+        if (counts(n, nu) && !depot_city(s, p, n, side)) ++near;
+    }
+    return near >= 2 ? std::min(units, 6) / 6.0 : 0.0;
 }
 
 // The attacker's nearest unit on the map to each objective, in hexes (99: none), among the units
@@ -451,10 +500,12 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             sources[pc.owner].push_back(pc.loc.hex);
     const int range = winter(s) ? 3 : 5;
     // 6.4 strikes at the next Turn's supply phase: a unit out of supply at the end of the last
-    // Turn loses nothing, and near the end a disrupted unit still holds its hex (14.4 counts
-    // occupation): the cost of being out of supply falls over the last three Turns
+    // Turn loses nothing. Before that, a unit disrupted at the start of the last Turn can neither
+    // move nor attack in it (8.4, 10.1): full cost, unless it stands on an objective, which 14.4
+    // counts by occupation alone (there the cost falls over the last three Turns).
     const int length = game_length(s);
-    const double supply_scale = length > 0 ? std::clamp((length - s.turn) / 3.0, 0.0, 1.0) : 1.0;
+    const double supply_scale = length > 0 && s.turn >= length ? 0.0 : 1.0;
+    const double objective_supply_scale = length > 0 ? std::clamp((length - s.turn) / 3.0, 0.0, 1.0) : 1.0;
     std::map<int, std::set<std::int64_t>> unsupplied;
     const bool approx = g_root.set && !g_exact;
     const bool real = !approx && real_supply(s, unsupplied, p.commander);
@@ -477,7 +528,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
         if (p.unit[t] && !p.deemed_supplied[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
             // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
-            const double w = supply_scale * kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+            const double scale = objective_hex_of(p, pc.loc.hex) ? objective_supply_scale : supply_scale;
+            const double w = scale * kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
             e.supply += pc.owner == role_idx ? -w : w;
         }
         if (p.genuine_train[t] && pc.loc.is_hex()) {
@@ -610,34 +662,22 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
     // marker unless it has a Supply Train, and is out of supply on a die <= its units: valued at
     // that chance (stacks on a city with their depot neither forage nor count).
-    if (p.forage_rule) {
-        std::map<std::int64_t, std::pair<hex::Hex, int>> stacks_of[2];  // side 0/1: key -> (hex, units)
-        std::map<std::int64_t, double> weight_of[2];
-        std::set<std::int64_t> depot_city[2];
-        for (const auto& pc : s.pieces()) {
-            if (pc.owner < 0 || pc.owner > 1 || !pc.loc.is_hex()) continue;
-            const size_t t = static_cast<size_t>(pc.type);
-            const std::int64_t k = key(pc.loc.hex);
-            if (p.depot_face[t] >= 0 && pc.face == p.depot_face[t] && p.cities.count(k)) depot_city[pc.owner].insert(k);
-            if (!p.unit[t] || p.deemed_supplied[t]) continue;
-            auto& st = stacks_of[pc.owner][k];
-            st.first = pc.loc.hex;
-            ++st.second;
-            weight_of[pc.owner][k] += kOutOfSupply * (1.0 + p.of2[t] / 4.0);
-        }
-        for (int side = 0; side < 2; ++side)
-            for (const auto& [k, st] : stacks_of[side]) {
-                if (depot_city[side].count(k)) continue;
-                int near = 0;
-                for (const hex::Hex n : hex::neighbours(st.first)) {
-                    const std::int64_t nk = key(n);
-                    if (stacks_of[side].count(nk) && !depot_city[side].count(nk)) ++near;
-                }
-                if (near < 2) continue;
-                const double risk = std::min(st.second, 6) / 6.0 * weight_of[side][k];
+    if (p.forage_rule)
+        for (const auto& [loc, ids] : s.stacks()) {
+            if (!loc.is_hex()) continue;
+            double weight[2] = {0, 0};  // of the units 6.4 would strike, per side (6.6: not those deemed supplied)
+            for (int i : ids) {
+                const auto& pc = s.piece(i);
+                const size_t t = static_cast<size_t>(pc.type);
+                if (pc.owner < 0 || pc.owner > 1 || !p.unit[t] || p.deemed_supplied[t]) continue;
+                weight[pc.owner] += kOutOfSupply * (1.0 + p.of2[t] / 4.0);
+            }
+            for (int side = 0; side < 2; ++side) {
+                if (weight[side] == 0) continue;
+                const double risk = forage_failure_chance(s, p, loc.hex, side) * weight[side];
                 e.supply += side == role_idx ? -risk : risk;
             }
-    }
+        }
     // 8.3: only a stack with a Commander moves; 8.1: only with one it rallies. Units of the
     // role's stacks that have a commander count a little (so commanders join the big stacks).
     for (const auto& [loc, ids] : s.stacks()) {
@@ -665,7 +705,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     return e;
 }
 
-constexpr double kDepotCost = 20.0;
+constexpr double kDepotCost = 20.0;  // one Turn's Supply Train (7.2): about a middling stack's move
+
+// 7.2: a depot costs one Supply Train in every later Turn until it is converted back (7.1, one a
+// Turn and only under a friendly stack): the more Turns left, the dearer. At the start of the
+// game that is a train taken from the stacks that must spread out or be fed against forage (7.6).
+double depot_cost(const core::GameState& s) {
+    const int length = game_length(s);
+    const int left = length > 0 ? std::max(0, length - s.turn) : 0;
+    return kDepotCost * (1.0 + left / kDepotCostTurns);
+}
 constexpr double kForwardPerHex = 25.0;  // per hex the depot net gains towards an objective (7.8)
 
 // The attacker's supply net must follow its advance (6.1, 7.8): what a depot at `h` adds by
@@ -1131,7 +1180,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
         // the field's reach is traced (site_gain, memoized): by hex distance it ignores the rivers
         // (6.2) and promised depots that carry the field nowhere
         const double field_reach = role == p.attacker ? site_gain(s, p, side, *h) : 0.0;
-        return gain + forward_value(s, p, side, role, *h) + field_reach + plan_site_value(label) - kDepotCost;
+        return gain + forward_value(s, p, side, role, *h) + field_reach + plan_site_value(label) - depot_cost(s);
     }
     // only own units out of supply near the hex can gain (the trace is costly: skipped otherwise)
     bool near_unsupplied = true;
@@ -1150,7 +1199,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     const double forward = forward_value(s, p, side, role, *h);
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
-    return gain + forward + field_lead_gain(s, p, side, role, *h, &c) + plan_site_value(label) - kDepotCost;
+    return gain + forward + field_lead_gain(s, p, side, role, *h, &c) + plan_site_value(label) - depot_cost(s);
 }
 
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules) {
@@ -1235,6 +1284,20 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
     }
     if (own == 0) return 0;
     dist = wdist / own;
+    // 7.6 (b), 6.3: from Turn 2 a train keeps the stack free of a forage marker; without it the
+    // stack may fail to forage and be disrupted (6.4), and a disrupted stack neither moves nor
+    // attacks until a train and a Commander rally it (8.1, 8.4): about kForageMoves of its moves
+    double forage = 0;
+    if (cmd && s.turn >= 2) {
+        double exposed = 0;  // the weight of its units that 6.4 would strike (6.6: not those deemed in supply)
+        for (int i : s.stack(core::Location::at(*h))) {
+            const auto& pc = s.piece(i);
+            const size_t t = static_cast<size_t>(pc.type);
+            if (pc.owner != role_idx || !p.unit[t] || p.deemed_supplied[t]) continue;
+            exposed += (0.5 + p.of2[t] / 8.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+        }
+        forage = forage_failure_chance(s, p, *h, role_idx) * kForageMoves * 10.0 * exposed;
+    }
     // 8.3: no Commander, no move; a disrupted unit: the train serves to rally (8.1) first
     if (!cmd) own *= 0.1;
     else if (disrupted) own *= 0.6;
@@ -1319,7 +1382,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                     if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
                 assault = std::max(assault, kAssaultTrainPerOf * of2);
             }
-        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + plan + assault;
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + plan + assault + forage;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;
@@ -1330,7 +1393,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             if (pc.owner >= 0 && pc.owner != role_idx && p.unit[static_cast<size_t>(pc.type)]) ++enemies;
         }
     }
-    return own * (enemies > 0 ? 4.0 : 1.0);
+    return own * (enemies > 0 ? 4.0 : 1.0) + forage;
 }
 
 }  // namespace vedette::ai

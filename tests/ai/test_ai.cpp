@@ -52,6 +52,32 @@ std::set<std::string> linked_depots(Game& g, const core::GameState& st) {
     }
     return out;
 }
+// The Coalition's stacks on the map: where, a Commander's id ("" : none) and the combat units
+// with an OF (Cossacks aside).
+struct CoalitionStack {
+    core::Location loc;
+    std::string commander;
+    std::vector<int> units;
+};
+std::vector<CoalitionStack> coalition_stacks(const Game& g, const core::GameState& st) {
+    const int co = g.def->side_index("coalition");
+    std::vector<CoalitionStack> out;
+    for (const auto& [loc, ids] : st.stacks()) {
+        if (!loc.is_hex()) continue;
+        CoalitionStack cs{loc, "", {}};
+        for (int i : ids) {
+            const auto& p = st.piece(i);
+            if (p.owner != co) continue;
+            const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+            if (ct.category == "commander") cs.commander = p.id;
+            else if (ct.category == "unit" && ct.stats.count("of2") && ct.stats.at("of2").as_int() > 0 &&
+                     !(ct.stats.count("cossack") && ct.stats.at("cossack").as_int() == 1))
+                cs.units.push_back(i);
+        }
+        if (!cs.commander.empty() || !cs.units.empty()) out.push_back(cs);
+    }
+    return out;
+}
 }  // namespace
 
 TEST_CASE("ai bot kinds are registered with the session's make_bot", "[ai]") {
@@ -595,9 +621,9 @@ TEST_CASE("14.4: the Coalition's leading unit towards Paris is worth more a hex 
     CHECK(ai::evaluate(lead, "french").objectives - ai::evaluate(f.st, "french").objectives == Approx(-lead_gain));
 }
 
-TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, and full three Turns before", "[ai]") {
+TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, and full the Turn before (8.4, 10.1)", "[ai]") {
     Game g = load_1814();
-    for (int turn : {9, 12}) {
+    for (int turn : {9, 11, 12}) {
         Front f = front_position(g, turn);
         core::GameState far = f.st;
         // the rear unit deep in France, beyond any Coalition supply source
@@ -606,6 +632,12 @@ TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, a
         INFO("turn " << turn);
         if (turn == 12) CHECK(cost == Approx(0));
         else CHECK(cost > 5);
+        // 14.4 counts an objective by occupation: out of supply there costs less near the end
+        core::GameState in_paris = f.st;
+        in_paris.move_piece(f.rear, core::Location::at(*g.def->map.parse_label("5420")));
+        const double paris_cost = ai::evaluate(f.st, "coalition").supply - ai::evaluate(in_paris, "coalition").supply;
+        if (turn == 11) CHECK(paris_cost < cost - 1);
+        if (turn == 9) CHECK(paris_cost == Approx(cost));
     }
 }
 
@@ -882,23 +914,12 @@ TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage 
     // a Coalition commander with two combat units, moved next to Paris (5420) at 5321
     std::string cmd;
     std::vector<int> units;
-    for (const auto& [loc, ids] : st.stacks()) {
-        if (!loc.is_hex()) continue;
-        std::string c;
-        std::vector<int> u;
-        for (int i : ids) {
-            const auto& p = st.piece(i);
-            if (p.owner != co) continue;
-            const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
-            if (ct.category == "commander") c = p.id;
-            else if (ct.category == "unit" && ct.stats.count("of2") && ct.stats.at("of2").as_int() > 0) u.push_back(i);
-        }
-        if (!c.empty() && u.size() >= 2) {
-            cmd = c;
-            units = {u[0], u[1]};
+    for (const auto& cs : coalition_stacks(g, st))
+        if (!cs.commander.empty() && cs.units.size() >= 2) {
+            cmd = cs.commander;
+            units = {cs.units[0], cs.units[1]};
             break;
         }
-    }
     REQUIRE_FALSE(cmd.empty());
     const auto at = *g.def->map.parse_label("5321");
     auto place = [&](core::GameState& x) {
@@ -925,6 +946,59 @@ TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage 
     crowded.turn = ai::game_length(crowded) - 3;
     st.turn = crowded.turn;
     CHECK(ai::stack_potential(crowded, "coalition", "5321") < ai::stack_potential(st, "coalition", "5321") + 20);
+}
+
+TEST_CASE("7.6 (b), 6.3: from Turn 2 a Coalition stack next to two friendly stacks is worth a train sooner (6.4)", "[ai]") {
+    Game g = load_1814();
+    auto s = start_1814(g, 4);
+    core::GameState st = s.state();
+    // a Coalition commander with two combat units, alone on an open hex of the map's middle
+    std::string cmd;
+    std::vector<int> units, others;
+    const auto stacks = coalition_stacks(g, st);
+    for (const auto& cs : stacks)
+        // one of the main armies on the Rhine (14.8: Wellington's may not move before Turn 4)
+        if (!cs.commander.empty() && cs.units.size() >= 2 && g.def->map.in_region(cs.loc.hex, "east_of_rhine")) {
+            cmd = cs.commander;
+            units = {cs.units[0], cs.units[1]};
+            break;
+        }
+    for (const auto& cs : stacks)  // one unit each of two other stacks
+        if (others.size() < 2 && !cs.units.empty() && cs.commander != cmd) others.push_back(cs.units[0]);
+    REQUIRE_FALSE(cmd.empty());
+    REQUIRE(others.size() == 2);
+    // an empty open hex of Belgium and two empty hexes beside it
+    const char* here = "4817";
+    const auto at = [&](const std::string& label) { return core::Location::at(*g.def->map.parse_label(label)); };
+    REQUIRE(st.stack(at(here)).empty());
+    std::vector<std::string> beside;
+    for (const hex::Hex n : hex::neighbours(*g.def->map.parse_label(here))) {
+        const core::HexDef* hd = g.def->map.find(n);
+        if (beside.size() < 2 && hd && g.def->map.terrain_types[static_cast<size_t>(hd->terrain)].playable &&
+            st.stack(core::Location::at(n)).empty())
+            beside.push_back(g.def->map.label(n));
+    }
+    REQUIRE(beside.size() == 2);
+    st.move_piece(st.find_piece(cmd), at(here));
+    for (int i : units) st.move_piece(i, at(here));
+    core::GameState crowded = st;
+    crowded.move_piece(others[0], at(beside[0]));
+    crowded.move_piece(others[1], at(beside[1]));
+    core::GameState one = crowded;  // one friendly stack beside it is not enough for 7.6 (b)
+    one.move_piece(others[1], st.piece(others[1]).loc);
+    ai::set_supply_root(nullptr);
+    // Turn 1 has no forage markers (7.6: beginning on Turn 2): the same positions on Turn 3
+    // differ by what the train saves from the forage die only
+    auto gain = [&](core::GameState x) {
+        x.turn = 1;
+        const double t1 = ai::stack_potential(x, "coalition", here);
+        x.turn = 3;
+        return ai::stack_potential(x, "coalition", here) - t1;
+    };
+    // two combat units fail on a 1 or a 2 (6.3); disrupted, they are stuck until rallied (8.1, 8.4)
+    CHECK(gain(crowded) > 5);
+    CHECK(gain(one) == Approx(0).margin(1e-9));
+    CHECK(gain(st) == Approx(0).margin(1e-9));
 }
 
 TEST_CASE("depot_value answers without the rules or a supply field (no field known: no reach gained)", "[ai]") {
