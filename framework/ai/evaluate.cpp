@@ -199,16 +199,14 @@ bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
     return false;
 }
 
+// Whether `h` is one of the attacker's objectives (14.4: Paris, Bordeaux, Marseilles).
 bool objective_hex_of(const Profile& p, hex::Hex h) {
     for (const auto& o : p.objectives)
         if (o.hex == h) return true;
     return false;
 }
 
-// 7.6 (b), 6.3: the chance that the stack of `side` at `h` fails to forage this Turn if it gets no
-// Supply Train: it gets a forage marker when it stands next to two or more friendly stacks with
-// combat units (a stack in a city with its side's depot neither forages nor counts; one made only
-// of units deemed in supply, 6.6, is ignored), and fails on a die at most its combat units.
+// Whether `h` is a city with a depot of `side` (7.6 note: its stack neither forages nor counts).
 bool depot_city(const core::GameState& s, const Profile& p, hex::Hex h, int side) {
     if (!p.cities.count(key(h))) return false;
     for (int j : s.stack(core::Location::at(h))) {
@@ -219,6 +217,10 @@ bool depot_city(const core::GameState& s, const Profile& p, hex::Hex h, int side
     return false;
 }
 
+// 7.6 (b), 6.3: the chance that the stack of `side` at `h` fails to forage this Turn if it gets no
+// Supply Train: it gets a forage marker when it stands next to two or more friendly stacks with
+// combat units (a stack in a city with its side's depot neither forages nor counts; one made only
+// of units deemed in supply, 6.6, is ignored), and fails on a die at most its combat units.
 double forage_failure_chance(const core::GameState& s, const Profile& p, hex::Hex h, int side) {
     if (!p.forage_rule || depot_city(s, p, h, side)) return 0;
     auto counts = [&](hex::Hex x, int& units) {  // whether the stack at x counts for 7.6
