@@ -529,10 +529,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         return done(acts[0]);
     }
     // No cycles: in a repeated choice that can be ended (`done`/`pass`), a position the role has
-    // already seen in this run of the step (same Turn and step, its own pieces where they were)
-    // ends it. Without
-    // this, choices that undo each other (1814 15.1: hide a unit, bring it back, hide it...)
-    // could go on for ever.
+    // already seen in this run of the step (same Turn and step, its own pieces where they were,
+    // the same tracks) ends it. Without this, choices that undo each other (1814 15.1: hide a
+    // unit, bring it back, hide it...) could go on for ever. The tracks count: an attack aborted
+    // on a die of 1 (cnw 10.2 a) leaves every piece where it was but spends its Combat Commands,
+    // and the player may order the attack again.
     for (size_t i = 0; i < acts.size(); ++i) {
         if (acts[i].kind != "done" && acts[i].kind != "pass") continue;
         const std::string run = std::to_string(s.state().turn) + " " + role + " " + step;
@@ -547,6 +548,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         for (const auto& pc : s.state().pieces())
             if (pc.owner == me)
                 own += pc.id + "@" + core::location_text(s.def().map, pc.loc) + "/" + std::to_string(pc.face) + ";";
+        for (const auto& [id, value] : s.state().tracks()) own += id + "=" + std::to_string(value) + ";";
         if (!cycle_seen_.insert(std::hash<std::string>{}(own)).second) {
             reason_ = "this position was seen before in this step: ended, so the choices cannot cycle";
             return done(acts[i]);

@@ -116,6 +116,55 @@ TEST_CASE("the AI is deterministic for a seed and plays legal actions", "[ai]") 
     CHECK(play(7) == play(7));
 }
 
+TEST_CASE("10.2 (a): after an attack aborted on a 1 the Coalition AI may order one again (its CCs are spent)", "[ai]") {
+    // An aborted attack leaves every piece where it was but spends the Combat Commands put behind
+    // it, and the player may still attack this Turn: the AI's cycle guard must not take that
+    // position for one already seen and end the attacks (it did, before it counted the tracks).
+    Game g = load_1814();
+    const std::string cycle = "this position was seen before in this step: ended, so the choices cannot cycle";
+    auto own_pieces = [&](const session::Session& s) {
+        std::string out;
+        for (const auto& pc : s.state().pieces())
+            if (pc.owner == g.def->side_index("coalition")) out += pc.id + "@" + core::location_text(g.def->map, pc.loc) + "/" + std::to_string(pc.face) + ";";
+        return out;
+    };
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 40 && checked == 0; ++seed) {
+        auto s = start_1814(g, seed);
+        session::RandomBot rb(seed * 7 + 1);
+        ai::AiBot bot(ai::Level::Easy, seed);
+        std::string before_attack;  // the Coalition's pieces when it last ordered an attack
+        bool aborted = false;
+        for (int i = 0; i < 3000 && !s.over() && s.state().turn <= 4 && checked == 0; ++i) {
+            const std::string role = s.decider();
+            const bool order = role == "coalition" && s.state().decision.step == "combat.order";
+            if (order && aborted && own_pieces(s) == before_attack) {
+                bot.choose(s, role);  // the same pieces as before the aborted attack, fewer CCs
+                CHECK(bot.last_reason() != cycle);
+                ++checked;
+                break;
+            }
+            std::string act = rb.choose(s, role);
+            if (order) {
+                bot.choose(s, role);  // the bot sees this position (its cycle guard remembers it)
+                aborted = false;
+                for (const auto& a : s.actions(role))
+                    if (a.kind == "attack") act = a.text();  // attack, whatever the random bot drew
+                before_attack = own_pieces(s);
+            }
+            if (role == "coalition" && s.state().decision.step == "combat.attacker_cc")
+                act = "cc " + std::to_string(std::min<std::int64_t>(1, s.state().track("coalition_cc")));
+            const auto r = s.apply(role, act);
+            REQUIRE(r.ok);
+            for (const auto& e : r.events)
+                if (role == "coalition" && e.text.find("is aborted (10.2 a)") != std::string::npos && e.text.find("+ 0 CC") == std::string::npos)
+                    aborted = true;
+            if (s.state().decision.step != "combat.order" && s.state().decision.step.rfind("combat.", 0) != 0) aborted = false;
+        }
+    }
+    CHECK(checked == 1);
+}
+
 TEST_CASE("determinize keeps what the role sees and draws only what it cannot", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 9);
