@@ -1085,10 +1085,7 @@ bool attacker_role(const core::ModuleDef& d, const std::string& role) {
 bool objective_hex(const core::ModuleDef& d, const std::string& label) {
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);
-    if (!h) return false;
-    for (const auto& o : p.objectives)
-        if (o.hex == *h) return true;
-    return false;
+    return h && objective_hex_of(p, *h);
 }
 
 std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone, int* piece) {
@@ -1375,10 +1372,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (cmd && !disrupted && length > 0 && length - s.turn <= 1 && p.forage_rule)
             for (const auto& o : p.objectives) {
                 if (hex::distance(o.hex, *h) != 1 || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
-                int friends = 0;
-                for (const hex::Hex n : hex::neighbours(*h)) friends += has_unit(s, p, core::Location::at(n), role_idx);
                 const bool supplied_here = !g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0;
-                if (friends < 2 && supplied_here) continue;
+                if (forage_failure_chance(s, p, *h, role_idx) == 0 && supplied_here) continue;
                 double of2 = 0;
                 for (int j : s.stack(core::Location::at(*h)))
                     if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
