@@ -587,12 +587,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // (converting or removing a depot changes the supply field itself: traced for real)
     // An attack may clear a route for the attacker's supply, and a stack on a city lets the
     // attacker's routes through it (6.2: no route through an enemy city unless a friendly stack
-    // holds it): the fields of the positions these choices reach are traced
+    // holds it): the fields of the positions these choices reach are traced, and the attacker's
+    // supply judged on them (an advance out of a held city can cut the routes through it)
     struct FieldGuard {
         explicit FieldGuard(bool on) { set_field_tracing(on); }
         ~FieldGuard() { set_field_tracing(false); }
     } field_guard(step == "combat.order" ||
-                  (attacker_role(s.def(), role) && (step == "movement.choose" || step == "movement.stack")));
+                  (attacker_role(s.def(), role) &&
+                   (step == "movement.choose" || step == "movement.stack" || step.rfind("combat.", 0) == 0)));
     // the attacker's depot plan, Turns ahead (7.7-7.8): the cities to hold for its next depot
     if (attacker_role(s.def(), role)) {
         const std::uint64_t was = plan_.key;

@@ -334,7 +334,14 @@ thread_local bool g_trace_field = false;
 thread_local const DepotPlan* g_plan = nullptr;
 // memo of site_gain: (Turn, depot net, site) -> gain; the deciding bot's own (set_site_memo)
 thread_local SiteMemo* g_site_memo = nullptr;
-thread_local std::unordered_map<std::uint64_t, double> g_field_memo;
+// A position's own traced field (rules.ai_supply_field): its hexes, and what its reach gains over
+// the root's (kLeadPerHex per hex, lead_value). Memoized per position (supply_key).
+struct TracedField {
+    bool ok = false;
+    std::unordered_set<std::int64_t> hexes;
+    double gain = 0;
+};
+thread_local std::unordered_map<std::uint64_t, TracedField> g_field_memo;
 // depot_value's gain from the root's field by hex distance (cheap, but blind to terrain and
 // rivers: off), or from the real trace (only near units out of supply)
 constexpr bool g_depot_approx = false;
@@ -474,6 +481,40 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
 // only at the next supply phase (7.7), with a train.
 constexpr double kSiteShare = 0.5;
 
+// The attacker's supply field traced on `s` (memoized per position); null when it cannot be.
+const TracedField* traced_field(const core::GameState& s, const Profile& p, int side) {
+    const std::uint64_t k = supply_key(s, p.commander);
+    auto it = g_field_memo.find(k);
+    if (it == g_field_memo.end()) {
+        TracedField f;
+        script::RulesHost* r = g_feature_rules;
+        if (r && &r->def() == &s.def() && r->has_function("ai_supply_field")) {
+            try {
+                core::GameState c = s;
+                const core::Value v = r->call(c, "ai_supply_field", {core::Value(s.def().sides[static_cast<size_t>(side)].id)});
+                if (v.is_object()) {
+                    f.ok = true;
+                    std::vector<int> after(p.objectives.size(), 99);
+                    for (const auto& [label, flag] : v.as_object()) {
+                        (void)flag;
+                        if (auto h = s.def().map.parse_label(label)) {
+                            f.hexes.insert(key(*h));
+                            for (size_t oi = 0; oi < p.objectives.size(); ++oi) after[oi] = std::min(after[oi], dist_to(p.objectives[oi], *h));
+                        }
+                    }
+                    const std::vector<int> now = field_leads(p, side, nullptr);
+                    f.gain = now.empty() || after.size() != now.size() ? 0.0 : lead_value(p, after) - lead_value(p, now);
+                }
+            } catch (const std::exception&) {
+                f.ok = false;
+            }
+        }
+        if (g_field_memo.size() > 5000) g_field_memo.clear();
+        it = g_field_memo.emplace(k, std::move(f)).first;
+    }
+    return it->second.ok ? &it->second : nullptr;
+}
+
 Evaluation evaluate(const core::GameState& s, const std::string& role) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
@@ -511,7 +552,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     std::map<int, std::set<std::int64_t>> unsupplied;
     const bool approx = g_root.set && !g_exact;
     const bool real = !approx && real_supply(s, unsupplied, p.commander);
+    // While the attacker's fields are traced (set_field_tracing), its units are judged against the
+    // position's own field, not the root's: a stack that leaves an enemy city it held cuts the
+    // routes through that city (6.2), and the root's field cannot see it (seed 110868, Turn 9:
+    // the last unit to advance out of Saint-Dizier left the whole Russian Guard at Vitry out of
+    // supply; disrupted at the next supply phase, it never moved again, 7.3, 8.4). Units supplied
+    // in place (where the root's stacks were in supply off its field) keep that.
+    const TracedField* field = g_trace_field && att_idx >= 0 && !p.objectives.empty() ? traced_field(s, p, att_idx) : nullptr;
     auto supplied = [&](int side, hex::Hex h) {
+        if (field && side == att_idx && approx)
+            return field->hexes.count(key(h)) > 0 || (g_root.in[side].count(key(h)) > 0 && g_root.field[side].count(key(h)) == 0);
         if (approx) return g_root.field[side].count(key(h)) > 0 || g_root.in[side].count(key(h)) > 0;
         if (real) return unsupplied[side].count(key(h)) == 0;
         for (const hex::Hex& src : sources[side])
@@ -588,17 +638,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             best_site = std::max(best_site, site_gain(s, p, att_idx, pc.loc.hex));
         }
         obj_att += kSiteShare * best_site;
-        if (g_trace_field) {
-            const std::uint64_t k = supply_key(s, p.commander);
-            auto it = g_field_memo.find(k);
-            if (it == g_field_memo.end()) {
-                const std::vector<int> now = field_leads(p, att_idx, nullptr), after = field_leads(p, att_idx, &s);
-                const double gain = now.empty() || after.size() != now.size() ? 0.0 : lead_value(p, after) - lead_value(p, now);
-                if (g_field_memo.size() > 20000) g_field_memo.clear();
-                it = g_field_memo.emplace(k, gain).first;
-            }
-            obj_att += it->second;
-        }
+        if (field) obj_att += field->gain;
     }
     if (att_idx >= 0 && !p.objectives.empty()) {
         const bool any = length > 0 && length - s.turn <= 0;

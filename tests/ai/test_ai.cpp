@@ -754,6 +754,66 @@ TEST_CASE("6.2: traced, a position is credited with the reach its own supply fie
     CHECK(found);
 }
 
+TEST_CASE("6.2: traced, a Coalition stack that leaves the enemy city its routes pass through is out of supply beyond it", "[ai]") {
+    // Seed 110868, Turn 9: the last unit to advance out of Saint-Dizier (a French city, 6.2: no
+    // route through it unless a friendly stack holds it) left the Russian Guard at Vitry out of
+    // supply; judged against the root's field, the advance looked free.
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    core::GameState base = s.state();
+    base.turn = 8;  // spring: 5-hex routes
+    const int unit = base.find_piece("co_pr_guard");
+    REQUIRE(unit >= 0);
+    int city = -1;
+    for (size_t fi = 0; fi < g.def->map.feature_types.size(); ++fi)
+        if (g.def->map.feature_types[fi].id == "city") city = static_cast<int>(fi);
+    auto field = [&](const core::GameState& st) {
+        core::GameState c = st;
+        std::set<std::string> out;
+        const core::Value f = g.rules->call(c, "ai_supply_field", {core::Value("coalition")});
+        for (const auto& [label, flag] : f.as_object()) {
+            (void)flag;
+            out.insert(label);
+        }
+        return out;
+    };
+    const std::set<std::string> without = field(base);
+    bool found = false;
+    for (const auto& hd : g.def->map.hexes) {
+        const bool is_city = std::find(hd.features.begin(), hd.features.end(), city) != hd.features.end();
+        if (!is_city || !g.def->map.in_region(hd.hex, "france") || !base.stack(core::Location::at(hd.hex)).empty()) continue;
+        core::GameState held = base;  // the root: the Guard holds the city
+        held.move_piece(unit, core::Location::at(hd.hex));
+        const std::set<std::string> with = field(held);
+        for (int dir = 0; dir < 6 && !found; ++dir) {
+            const hex::Hex y = hex::neighbour(hd.hex, dir);
+            if (!g.def->map.find(y)) continue;
+            const std::string yl = g.def->map.label(y);
+            if (!with.count(yl) || without.count(yl) || !held.stack(core::Location::at(y)).empty()) continue;
+            core::GameState left = held;  // the Guard advanced out of the city into y
+            left.move_piece(unit, core::Location::at(y));
+            ai::set_feature_rules(g.rules.get());
+            ai::set_supply_root(&held);
+            const double plain = ai::evaluate(left, "coalition").supply;
+            const double plain_held = ai::evaluate(held, "coalition").supply;
+            ai::set_field_tracing(true);
+            const double traced = ai::evaluate(left, "coalition").supply;
+            const double traced_held = ai::evaluate(held, "coalition").supply;
+            ai::set_field_tracing(false);
+            ai::set_supply_root(nullptr);
+            ai::set_feature_rules(nullptr);
+            INFO("the Guard holds " << g.def->map.label(hd.hex) << " and advances to " << yl);
+            // out of supply at y once the city is left (6.4): the Guard's cost, 10 x (1 + OF/2)
+            const auto& ct = g.def->counter_types[static_cast<size_t>(base.piece(unit).type)];
+            CHECK(plain - traced == Approx(10.0 * (1.0 + ct.stats.at("of2").as_int() / 4.0)));
+            CHECK(traced_held == Approx(plain_held));  // holding the city, both fields agree
+            found = true;
+        }
+        if (found) break;
+    }
+    CHECK(found);
+}
+
 TEST_CASE("14.4: on the last Turn a unit next to Paris counts for the spearhead and for the assault on it", "[ai]") {
     Game g = load_1814();
     // the same step, one hex nearer Paris (5420) into a hex next to it, judged on Turn 9 and on
