@@ -178,6 +178,7 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
+constexpr double kGarrison = 40.0;  // per defending combat unit in Paris, the last three Turns
 // 7.6 (b), 6.3-6.4: a stack that fails to forage is disrupted and loses about this many moves (a
 // full move of a stack is worth 10 per unit weight in stack_potential)
 constexpr double kForageMoves = 1.5;
@@ -669,6 +670,26 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         for (size_t i = 0; i < g_plan->hold.size(); ++i) {
             auto h = d.map.parse_label(g_plan->hold[i]);
             if (h && has_unit(s, p, core::Location::at(*h), att_idx)) obj_att += kPlanHold * (i == 0 ? 2.0 : 1.0);
+        }
+    }
+    // 14.4, 11.8-11.12: Paris is taken only when every defender there is eliminated or withdraws,
+    // and one attack's hits (11.15) rarely clear a garrison of three: on the last three Turns,
+    // each defending combat unit still in an objective the attacker does not hold costs it
+    // kGarrison, so an attack that thins the garrison for the next one (this Turn or the next)
+    // pays beyond the material it takes (seed 79192, Turn 12: one attack would have eliminated
+    // two of Paris's three Guard units, and was judged not worth it).
+    if (att_idx >= 0 && length > 0 && length - s.turn <= 2) {
+        for (const auto& o : p.objectives) {
+            if (!o.capital) continue;
+            int garrison = 0;
+            bool held = false;
+            for (int i : s.stack(core::Location::at(o.hex))) {
+                const auto& pc = s.piece(i);
+                if (!p.unit[static_cast<size_t>(pc.type)]) continue;
+                if (pc.owner == att_idx) held = true;
+                else if (pc.owner >= 0) ++garrison;
+            }
+            if (!held) cities_att -= kGarrison * garrison;
         }
     }
     if (paris) cities_att += 120;

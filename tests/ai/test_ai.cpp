@@ -814,6 +814,39 @@ TEST_CASE("6.2: traced, a Coalition stack that leaves the enemy city its routes 
     CHECK(found);
 }
 
+TEST_CASE("14.4, 11.19: on the last three Turns each defender left in Paris costs the Coalition (one attack rarely clears it)", "[ai]") {
+    // Seed 79192, Turn 12: an attack on Paris would have eliminated two of its three disrupted
+    // Guard units (11.19: FDV one die) and was judged not worth it; the unit left keeps the
+    // Coalition out (11.12: no advance into an occupied hex).
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    core::GameState st = s.state();
+    const hex::Hex paris = *g.def->map.parse_label("5420");
+    const int fr = g.def->side_index("french");
+    std::vector<int> garrison;
+    for (int i = 0; i < st.piece_count() && garrison.size() < 2; ++i) {
+        const auto& pc = st.piece(i);
+        if (pc.owner == fr && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit") garrison.push_back(i);
+    }
+    REQUIRE(garrison.size() == 2);
+    for (int i : garrison) st.move_piece(i, core::Location::at(paris));
+    auto cities = [&](int turn, int in_paris) {
+        core::GameState x = st;
+        x.turn = turn;
+        if (in_paris < 2) x.move_piece(garrison[0], core::Location::nowhere());
+        return ai::evaluate(x, "coalition").cities;
+    };
+    CHECK(cities(10, 1) - cities(10, 2) == Approx(40.0));  // Turn 10 of 12: one fewer, 40 better
+    CHECK(cities(12, 1) - cities(12, 2) == Approx(40.0));
+    CHECK(cities(9, 1) == Approx(cities(9, 2)));  // earlier, the material term alone counts it
+    // the French side sees the same term with the opposite sign
+    core::GameState x = st;
+    x.turn = 11;
+    const double both = ai::evaluate(x, "french").cities;
+    x.move_piece(garrison[0], core::Location::nowhere());
+    CHECK(both - ai::evaluate(x, "french").cities == Approx(40.0));
+}
+
 TEST_CASE("14.4: on the last Turn a unit next to Paris counts for the spearhead and for the assault on it", "[ai]") {
     Game g = load_1814();
     // the same step, one hex nearer Paris (5420) into a hex next to it, judged on Turn 9 and on
