@@ -347,7 +347,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
     // Turn's end; the halved combat strength and the disruption to come matter little by then)
     const int length = game_length(root);
-    const bool rush = length > 0 && length - root.turn <= 1;
+    // (and so may one when the south is held: Paris by this Turn's end wins, 14.4)
+    const bool rush = (length > 0 && length - root.turn <= 1) || capital_short(root, role);
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
     for (const auto& a : acts)

@@ -69,6 +69,9 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
 // The attacker's nearest unit to each objective (hexes) and its units on the map / in all, for
 // tournament reports (1814: how near the Coalition got); "" without objectives.
 // With `rules`, also how near the capital its supply field reaches (rules.ai_supply_field).
+// 14.4: the attacking `role` holds Bordeaux or Marseilles and not Paris (Paris by this Turn's
+// end wins the game)
+bool capital_short(const core::GameState& s, const std::string& role);
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules = nullptr);
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
                        bool ignore_train = false);

@@ -178,7 +178,11 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
-constexpr double kGarrison = 40.0;  // per defending combat unit in Paris, the last three Turns
+constexpr double kGarrison = 40.0;
+constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
+constexpr double kStrikeNear = 3000.0;   // Paris within a march and an attack, the south held
+constexpr double kStrikeFar = 1500.0;    // within a forced march and an attack
+constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, the south held  // per defending combat unit in Paris, the last three Turns
 // 7.6 (b), 6.3-6.4: a stack that fails to forage is disrupted and loses about this many moves (a
 // full move of a stack is worth 10 per unit weight in stack_potential)
 constexpr double kForageMoves = 1.5;
@@ -190,6 +194,19 @@ bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int
     for (int j : s.stack(at))
         if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) return true;
     return false;
+}
+
+// 14.4: the attacker holds one of the "one of" objectives (Bordeaux or Marseilles) with a combat
+// unit and not the capital: occupying Paris by the end of this Turn wins the game.
+bool capital_short(const core::GameState& s, const Profile& p, int side) {
+    if (side < 0 || p.objectives.empty()) return false;
+    bool other = false;
+    for (const auto& o : p.objectives) {
+        const bool held = has_unit(s, p, core::Location::at(o.hex), side);
+        if (o.capital && held) return false;
+        if (!o.capital && held) other = true;
+    }
+    return other;
 }
 
 // 7.6, 10.1: a stack under a forage marker may neither attack nor support an attack.
@@ -647,19 +664,31 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // 14.4 on the last two Turns: an objective the attacker does not hold yet is taken by an
         // attack (10-11) from the hexes around it; undisrupted units there (in supply, or on the
         // last Turn any: 6.4 disrupts only at the next supply phase) are worth their strength
-        if (length > 0 && length - s.turn <= 1) {
+        const bool short_of_capital = capital_short(s, p, att_idx);
+        // The force next to an objective is worth something only while it can still attack: once
+        // the Turn's combat phase is over, the last Turn's assault is worth nothing, and a strike
+        // at Paris waits for the next Turn (the ordinary weight). Otherwise passing kept the force's
+        // value and an attack risked it: on seed 79192, Turn 12, the stack next to Paris passed.
+        int combat_phase = -1;
+        for (size_t i = 0; i < d.phases.size(); ++i)
+            if (d.phases[i].id == "combat") combat_phase = static_cast<int>(i);
+        const bool combat_over = combat_phase >= 0 && s.phase > combat_phase;
+        const bool last_assault = length > 0 && length - s.turn <= 1;
+        if ((last_assault || short_of_capital) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
             for (const auto& pc : s.pieces()) {
                 const size_t t = static_cast<size_t>(pc.type);
                 if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[t] || pc.face == p.disrupted_face_of_unit) continue;
-                if (!any && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) continue;
+                // (one objective short, the game is won at this Turn's end: supply matters not)
+                if (!any && !short_of_capital && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) continue;
                 if (foraging(s, p, pc.loc)) continue;  // 10.1: it may neither attack nor support
                 for (size_t oi = 0; oi < p.objectives.size(); ++oi)
                     if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) force[oi] += p.of2[t];
             }
             double capital = 0, other = 0;
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
-                const double v = kAssaultPerOf * std::min(force[oi], kAssaultCap);
+                const double per = short_of_capital && p.objectives[oi].capital && !combat_over ? kStrikePerOf : kAssaultPerOf;
+                const double v = per * std::min(force[oi], kAssaultCap);
                 if (p.objectives[oi].capital) capital = std::max(capital, v);
                 else other = std::max(other, v);
             }
@@ -694,7 +723,9 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     }
     if (paris) cities_att += 120;
     if (south) cities_att += 80;
-    if (paris && south) cities_att += 400;
+    // both at once: the game is won at the end of this Turn unless the French retake one (14.4),
+    // worth a good part of a win (a lone Napoleon's overrun is valued at its one-in-six odds)
+    if (paris && south) cities_att += kHoldBoth;
     // Napoleon's safety (14.4: his loss ends the game): attacker OF adjacent to his hex versus
     // the defender's OF with him.
     if (nap_hex) {
@@ -1262,6 +1293,11 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     return gain + forward + field_lead_gain(s, p, side, role, *h, &c) + plan_site_value(label) - depot_cost(s);
 }
 
+bool capital_short(const core::GameState& s, const std::string& role) {
+    const Profile& p = profile(s.def());
+    return attacker_role(s.def(), role) && capital_short(s, p, s.def().side_index(role));
+}
+
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
@@ -1417,6 +1453,14 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             const int dn = hex::distance(*h, *d.map.parse_label(nap));
             hunt = dn <= 3 ? kHuntNear : dn <= 5 ? kHuntFar : 0.0;
         }
+        // 14.4: the south held, Paris within a march (3 hexes, 5 forced) and an attack of the stack
+        double strike = 0;
+        if (cmd && !disrupted && capital_short(s, p, role_idx))
+            for (const auto& o : p.objectives) {
+                if (!o.capital) continue;
+                const int dp = hex::distance(*h, o.hex);
+                strike = std::max(strike, dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0);
+            }
         // the depot plan: a city of it within a march that no unit of the stack's side holds yet
         double plan = 0;
         if (cmd && !disrupted && g_plan && !g_plan->site.empty())
@@ -1440,7 +1484,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                     if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
                 assault = std::max(assault, kAssaultTrainPerOf * of2);
             }
-        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + plan + assault + forage;
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

@@ -1090,6 +1090,53 @@ TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage 
     CHECK(ai::stack_potential(crowded, "coalition", "5321") < ai::stack_potential(st, "coalition", "5321") + 20);
 }
 
+TEST_CASE("14.4: with Bordeaux held, Paris by the Turn's end wins: the Coalition strikes at it on any Turn", "[ai]") {
+    // Seed 182139, Turn 11: Bordeaux held, Paris held by one disrupted unit (11.19: FDV one die),
+    // and the Russian Guard two hexes away marched off after a lone Napoleon instead.
+    Game g = load_1814();
+    auto s = start_1814(g, 3);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    st.turn = 6;  // far from the last Turns
+    std::string cmd;
+    std::vector<int> units;
+    for (const auto& cs : coalition_stacks(g, st))
+        if (!cs.commander.empty() && cs.units.size() >= 2) {
+            cmd = cs.commander;
+            units = {cs.units[0], cs.units[1]};
+            break;
+        }
+    REQUIRE_FALSE(cmd.empty());
+    // the stack 3 hexes from Paris (5420)
+    const auto at = *g.def->map.parse_label("5123");
+    REQUIRE(hex::distance(at, *g.def->map.parse_label("5420")) <= 4);
+    st.move_piece(st.find_piece(cmd), core::Location::at(at));
+    for (int i : units) st.move_piece(i, core::Location::at(at));
+    // another Coalition unit in Bordeaux (5929)
+    int south = -1;
+    for (const auto& pc : st.pieces())
+        if (pc.owner == co && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit" &&
+            std::find(units.begin(), units.end(), st.find_piece(pc.id)) == units.end()) {
+            south = st.find_piece(pc.id);
+            break;
+        }
+    REQUIRE(south >= 0);
+    core::GameState held = st;
+    held.move_piece(south, core::Location::at(*g.def->map.parse_label("5929")));
+    ai::set_supply_root(nullptr);
+    CHECK_FALSE(ai::capital_short(st, "coalition"));
+    CHECK(ai::capital_short(held, "coalition"));
+    CHECK_FALSE(ai::capital_short(held, "french"));
+    // the stack's move is worth a train before the others' (8.2)
+    CHECK(ai::stack_potential(held, "coalition", "5123") > ai::stack_potential(st, "coalition", "5123") + 2000);
+    // and Paris taken as well is most of a win
+    core::GameState both = held;
+    both.move_piece(units[0], core::Location::at(*g.def->map.parse_label("5420")));
+    CHECK_FALSE(ai::capital_short(both, "coalition"));
+    CHECK(ai::evaluate(both, "coalition").cities > ai::evaluate(held, "coalition").cities + 100000);
+    CHECK(ai::evaluate(both, "french").cities < ai::evaluate(held, "french").cities - 100000);
+}
+
 TEST_CASE("7.6 (b), 6.3: from Turn 2 a Coalition stack next to two friendly stacks is worth a train sooner (6.4)", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 4);
