@@ -42,16 +42,18 @@ bool play_to(session::Session& s, std::uint64_t seed, const std::string& step, i
     }
     return false;
 }
-std::set<std::string> linked_depots(Game& g, const core::GameState& st) {
+// The Coalition's hexes a rules hint returns as { [hex] = true } (ai_linked_depots, ai_supply_field).
+std::set<std::string> coalition_hexes(Game& g, const core::GameState& st, const char* hint) {
     core::GameState c = st;
     std::set<std::string> out;
-    const core::Value v = g.rules->call(c, "ai_linked_depots", {core::Value("coalition")});
+    const core::Value v = g.rules->call(c, hint, {core::Value("coalition")});
     for (const auto& [label, flag] : v.as_object()) {
         (void)flag;
         out.insert(label);
     }
     return out;
 }
+std::set<std::string> linked_depots(Game& g, const core::GameState& st) { return coalition_hexes(g, st, "ai_linked_depots"); }
 // The Coalition's stacks on the map: where, a Commander's id ("" : none) and the combat units
 // with an OF (Cossacks aside).
 struct CoalitionStack {
@@ -77,6 +79,17 @@ std::vector<CoalitionStack> coalition_stacks(const Game& g, const core::GameStat
         if (!cs.commander.empty() || !cs.units.empty()) out.push_back(cs);
     }
     return out;
+}
+// The first Coalition stack with a Commander and two combat units: the Commander's id and the two
+// units, to be placed where a test needs them (place_stack).
+std::pair<std::string, std::vector<int>> commander_and_two(const Game& g, const core::GameState& st) {
+    for (const auto& cs : coalition_stacks(g, st))
+        if (!cs.commander.empty() && cs.units.size() >= 2) return {cs.commander, {cs.units[0], cs.units[1]}};
+    return {};
+}
+void place_stack(core::GameState& x, const std::string& cmd, const std::vector<int>& units, hex::Hex at) {
+    x.move_piece(x.find_piece(cmd), core::Location::at(at));
+    for (int i : units) x.move_piece(i, core::Location::at(at));
 }
 }  // namespace
 
@@ -767,16 +780,7 @@ TEST_CASE("6.2: traced, a Coalition stack that leaves the enemy city its routes 
     int city = -1;
     for (size_t fi = 0; fi < g.def->map.feature_types.size(); ++fi)
         if (g.def->map.feature_types[fi].id == "city") city = static_cast<int>(fi);
-    auto field = [&](const core::GameState& st) {
-        core::GameState c = st;
-        std::set<std::string> out;
-        const core::Value f = g.rules->call(c, "ai_supply_field", {core::Value("coalition")});
-        for (const auto& [label, flag] : f.as_object()) {
-            (void)flag;
-            out.insert(label);
-        }
-        return out;
-    };
+    auto field = [&](const core::GameState& st) { return coalition_hexes(g, st, "ai_supply_field"); };
     const std::set<std::string> without = field(base);
     bool found = false;
     for (const auto& hd : g.def->map.hexes) {
@@ -1054,21 +1058,9 @@ TEST_CASE("14.4, 7.6: on the last Turns a stack next to Paris that would forage 
     core::GameState st = s.state();
     const int co = g.def->side_index("coalition");
     // a Coalition commander with two combat units, moved next to Paris (5420) at 5321
-    std::string cmd;
-    std::vector<int> units;
-    for (const auto& cs : coalition_stacks(g, st))
-        if (!cs.commander.empty() && cs.units.size() >= 2) {
-            cmd = cs.commander;
-            units = {cs.units[0], cs.units[1]};
-            break;
-        }
+    const auto [cmd, units] = commander_and_two(g, st);
     REQUIRE_FALSE(cmd.empty());
-    const auto at = *g.def->map.parse_label("5321");
-    auto place = [&](core::GameState& x) {
-        x.move_piece(x.find_piece(cmd), core::Location::at(at));
-        for (int i : units) x.move_piece(i, core::Location::at(at));
-    };
-    place(st);
+    place_stack(st, cmd, units, *g.def->map.parse_label("5321"));
     st.turn = ai::game_length(st);  // the last Turn
     ai::set_supply_root(nullptr);
     const double alone = ai::stack_potential(st, "coalition", "5321");
@@ -1098,20 +1090,12 @@ TEST_CASE("14.4: with Bordeaux held, Paris by the Turn's end wins: the Coalition
     core::GameState st = s.state();
     const int co = g.def->side_index("coalition");
     st.turn = 6;  // far from the last Turns
-    std::string cmd;
-    std::vector<int> units;
-    for (const auto& cs : coalition_stacks(g, st))
-        if (!cs.commander.empty() && cs.units.size() >= 2) {
-            cmd = cs.commander;
-            units = {cs.units[0], cs.units[1]};
-            break;
-        }
+    const auto [cmd, units] = commander_and_two(g, st);
     REQUIRE_FALSE(cmd.empty());
     // the stack 3 hexes from Paris (5420)
     const auto at = *g.def->map.parse_label("5123");
     REQUIRE(hex::distance(at, *g.def->map.parse_label("5420")) <= 4);
-    st.move_piece(st.find_piece(cmd), core::Location::at(at));
-    for (int i : units) st.move_piece(i, core::Location::at(at));
+    place_stack(st, cmd, units, at);
     // another Coalition unit in Bordeaux (5929)
     int south = -1;
     for (const auto& pc : st.pieces())
