@@ -11,6 +11,7 @@
 #include <cmath>
 #include <ctime>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -74,6 +75,14 @@ int main(int argc, char** argv) {
     if (dir.empty()) {
         std::cerr << "vedette-tournament: MODULE_DIR missing\n";
         return 2;
+    }
+    // checked before the first game, not after it has been played
+    if (!save_dir.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(save_dir, ec)) {
+            std::cerr << "vedette-tournament: --save-dir " << save_dir << ": not a directory (create it first)\n";
+            return 2;
+        }
     }
     ai::register_bot_kinds();
     auto r = data::load_module(dir);

@@ -20,9 +20,10 @@ for side in french coalition; do
   v=$("$CLI" replay "$f" --verify 2>&1)
   grep -q "replay verified (60 actions" <<<"$v" && ok || bad "replay of $f: $v"
 done
-# a directory that cannot be written: a clear error, exit 1
+# a directory that does not exist: a clear error before any game is played, exit 2
 "$TOUR" modules/napoleon_1814 --a random --b random --games 1 --max-actions 5 --save-dir "$T/missing/dir" \
-    >/dev/null 2>"$T/err2"; rc=$?
-[ $rc -eq 1 ] && grep -q "cannot save" "$T/err2" && ok || bad "unwritable --save-dir: exit $rc, $(cat "$T/err2")"
+    >"$T/out2" 2>"$T/err2"; rc=$?
+[ $rc -eq 2 ] && grep -q "not a directory" "$T/err2" && ! grep -q "game 1" "$T/out2" "$T/err2" && ok ||
+    bad "missing --save-dir: exit $rc, $(cat "$T/err2")"
 echo "tournament: $pass passed, $fail failed"
 [ $fail -eq 0 ]
