@@ -50,6 +50,7 @@ struct Profile {
     std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
     int forage_type = -1;                      // the forage marker's counter type
+    int combat_phase = -1;                     // the phase "combat" (10-11), if the module has one
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -108,6 +109,8 @@ const Profile& profile(const core::ModuleDef& d) {
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
     p.forage_rule = d.counter_type_index("forage") >= 0 && d.sides.size() == 2;
+    for (size_t i = 0; i < d.phases.size(); ++i)
+        if (d.phases[i].id == "combat") p.combat_phase = static_cast<int>(i);
     p.forage_type = d.counter_type_index("forage");
     if (d.id == "napoleon_1814") {
         p.east_of_rhine = d.map.region("east_of_rhine");
@@ -178,11 +181,11 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
-constexpr double kGarrison = 40.0;
+constexpr double kGarrison = 40.0;       // per defending combat unit in Paris, the last three Turns
 constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
 constexpr double kStrikeNear = 3000.0;   // Paris within a march and an attack, the south held
 constexpr double kStrikeFar = 1500.0;    // within a forced march and an attack
-constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, the south held  // per defending combat unit in Paris, the last three Turns
+constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, the south held
 // 7.6 (b), 6.3-6.4: a stack that fails to forage is disrupted and loses about this many moves (a
 // full move of a stack is worth 10 per unit weight in stack_potential)
 constexpr double kForageMoves = 1.5;
@@ -499,33 +502,21 @@ double site_gain(const core::GameState& s, const Profile& p, int side, hex::Hex 
 // only at the next supply phase (7.7), with a train.
 constexpr double kSiteShare = 0.5;
 
+bool trace_field(const core::GameState& state, int side, std::vector<hex::Hex>& out);
+std::vector<int> leads_of(const Profile& p, const std::vector<hex::Hex>& field);
+
 // The attacker's supply field traced on `s` (memoized per position); null when it cannot be.
 const TracedField* traced_field(const core::GameState& s, const Profile& p, int side) {
     const std::uint64_t k = supply_key(s, p.commander);
     auto it = g_field_memo.find(k);
     if (it == g_field_memo.end()) {
         TracedField f;
-        script::RulesHost* r = g_feature_rules;
-        if (r && &r->def() == &s.def() && r->has_function("ai_supply_field")) {
-            try {
-                core::GameState c = s;
-                const core::Value v = r->call(c, "ai_supply_field", {core::Value(s.def().sides[static_cast<size_t>(side)].id)});
-                if (v.is_object()) {
-                    f.ok = true;
-                    std::vector<int> after(p.objectives.size(), 99);
-                    for (const auto& [label, flag] : v.as_object()) {
-                        (void)flag;
-                        if (auto h = s.def().map.parse_label(label)) {
-                            f.hexes.insert(key(*h));
-                            for (size_t oi = 0; oi < p.objectives.size(); ++oi) after[oi] = std::min(after[oi], dist_to(p.objectives[oi], *h));
-                        }
-                    }
-                    const std::vector<int> now = field_leads(p, side, nullptr);
-                    f.gain = now.empty() || after.size() != now.size() ? 0.0 : lead_value(p, after) - lead_value(p, now);
-                }
-            } catch (const std::exception&) {
-                f.ok = false;
-            }
+        std::vector<hex::Hex> field;
+        if (trace_field(s, side, field)) {
+            f.ok = true;
+            for (const hex::Hex& h : field) f.hexes.insert(key(h));
+            const std::vector<int> now = field_leads(p, side, nullptr), after = leads_of(p, field);
+            f.gain = now.empty() || after.size() != now.size() ? 0.0 : lead_value(p, after) - lead_value(p, now);
         }
         if (g_field_memo.size() > 5000) g_field_memo.clear();
         it = g_field_memo.emplace(k, std::move(f)).first;
@@ -669,10 +660,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // the Turn's combat phase is over, the last Turn's assault is worth nothing, and a strike
         // at Paris waits for the next Turn (the ordinary weight). Otherwise passing kept the force's
         // value and an attack risked it: on seed 79192, Turn 12, the stack next to Paris passed.
-        int combat_phase = -1;
-        for (size_t i = 0; i < d.phases.size(); ++i)
-            if (d.phases[i].id == "combat") combat_phase = static_cast<int>(i);
-        const bool combat_over = combat_phase >= 0 && s.phase > combat_phase;
+        const bool combat_over = p.combat_phase >= 0 && s.phase > p.combat_phase;
         const bool last_assault = length > 0 && length - s.turn <= 1;
         if ((last_assault || short_of_capital) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
@@ -703,7 +691,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     }
     // 14.4, 11.8-11.12: Paris is taken only when every defender there is eliminated or withdraws,
     // and one attack's hits (11.15) rarely clear a garrison of three: on the last three Turns,
-    // each defending combat unit still in an objective the attacker does not hold costs it
+    // each defending combat unit still in Paris, while the attacker does not hold it, costs it
     // kGarrison, so an attack that thins the garrison for the next one (this Turn or the next)
     // pays beyond the material it takes (seed 79192, Turn 12: one attack would have eliminated
     // two of Paris's three Guard units, and was judged not worth it).
@@ -859,30 +847,41 @@ double forward_value(const core::GameState& s, const Profile& p, int side, const
 // The supply field's lead towards each objective (7.8, 14.4): the nearest hex to it where a stack
 // of `side` would be in supply; from the root's field, or (`state` given) traced on that state by
 // the module (rules.ai_supply_field). Empty when neither is known.
-std::vector<int> field_leads(const Profile& p, int side, const core::GameState* state) {
-    std::vector<int> lead(p.objectives.size(), 99);
-    auto consider = [&](hex::Hex x) {
-        for (size_t oi = 0; oi < p.objectives.size(); ++oi) lead[oi] = std::min(lead[oi], dist_to(p.objectives[oi], x));
-    };
-    if (state) {
-        script::RulesHost* r = g_feature_rules;
-        if (!r || &r->def() != &state->def() || !r->has_function("ai_supply_field")) return {};
-        try {
-            core::GameState c = *state;
-            const core::Value f = r->call(c, "ai_supply_field", {core::Value(state->def().sides[static_cast<size_t>(side)].id)});
-            if (!f.is_object()) return {};
-            for (const auto& [label, flag] : f.as_object()) {
-                (void)flag;
-                if (auto h = state->def().map.parse_label(label)) consider(*h);
-            }
-        } catch (const std::exception&) {
-            return {};
+// The hexes of the supply field of `side` traced on `state` by the module
+// (rules.ai_supply_field); false when the module has none or the call failed.
+bool trace_field(const core::GameState& state, int side, std::vector<hex::Hex>& out) {
+    script::RulesHost* r = g_feature_rules;
+    if (!r || &r->def() != &state.def() || !r->has_function("ai_supply_field")) return false;
+    try {
+        core::GameState c = state;
+        const core::Value f = r->call(c, "ai_supply_field", {core::Value(state.def().sides[static_cast<size_t>(side)].id)});
+        if (!f.is_object()) return false;
+        for (const auto& [label, flag] : f.as_object()) {
+            (void)flag;
+            if (auto h = state.def().map.parse_label(label)) out.push_back(*h);
         }
-        return lead;
+    } catch (const std::exception&) {
+        return false;
+    }
+    return true;
+}
+
+// The nearest hex of `field` to each objective (99: none).
+std::vector<int> leads_of(const Profile& p, const std::vector<hex::Hex>& field) {
+    std::vector<int> lead(p.objectives.size(), 99);
+    for (const hex::Hex& x : field)
+        for (size_t oi = 0; oi < p.objectives.size(); ++oi) lead[oi] = std::min(lead[oi], dist_to(p.objectives[oi], x));
+    return lead;
+}
+
+std::vector<int> field_leads(const Profile& p, int side, const core::GameState* state) {
+    if (state) {
+        std::vector<hex::Hex> field;
+        if (!trace_field(*state, side, field)) return {};
+        return leads_of(p, field);
     }
     if (!g_root.set) return {};
-    for (const hex::Hex& x : g_root.field_hexes[side]) consider(x);
-    return lead;
+    return leads_of(p, g_root.field_hexes[side]);
 }
 
 // What a depot at `h` adds to the reach of the attacker's supply field towards its objectives
