@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <deque>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -303,6 +304,40 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     return acts[static_cast<size_t>(best)].text();
 }
 
+// (ai.hpp) The units that move are those offered a `leave`; any other there stays.
+size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts) {
+    const core::ModuleDef& d = root.def();
+    const int side = d.side_index(role);
+    if (!attacker_role(d, role)) return acts.size();
+    size_t best = acts.size();
+    int best_of = 1 << 30, movers = 0;
+    std::optional<hex::Hex> at;
+    for (size_t i = 0; i < acts.size(); ++i) {
+        const auto& a = acts[i];
+        if (a.kind != "leave" || a.args.empty() || a.hexes.empty() || a.label.find("hidden") != std::string::npos) continue;
+        ++movers;
+        at = d.map.parse_label(a.hexes[0]);
+        if (!at || !enemy_city(d, side, *at)) return acts.size();
+        const int id = root.find_piece(a.args[0]);
+        if (id < 0) continue;
+        const auto& ct = d.counter_types[static_cast<size_t>(root.piece(id).type)];
+        const auto of = ct.stats.find("of2");
+        const int of2 = of != ct.stats.end() && of->second.is_int() ? static_cast<int>(of->second.as_int()) : 0;
+        if (of2 < best_of) {
+            best_of = of2;
+            best = i;
+        }
+    }
+    if (!at) return acts.size();
+    // a unit left behind already (or never moving) holds the city
+    int units = 0;
+    for (int j : root.stack(core::Location::at(*at))) {
+        const auto& ct = d.counter_types[static_cast<size_t>(root.piece(j).type)];
+        if (root.piece(j).owner == side && ct.category == "unit") ++units;
+    }
+    return units > movers ? acts.size() : best;
+}
+
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
 // reconnaissance in force; forced marches only on the last two Turns), breadth first up to `plan_nodes` positions;
 // each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
@@ -316,6 +351,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         core::GameState g;
         size_t first;  // index in `acts` of the step that leads here
         int hexes;     // hexes used so far (-1: unknown)
+        bool holder;   // a unit was left behind to hold the city (below)
     };
     auto end_value = [&](const core::GameState& g, const core::Action& end, int hexes, Evaluation& ev) {
         const double p = march_attrition_chance(g, std::max(hexes, 0));
@@ -379,14 +415,29 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     };
     std::deque<Node> open;
     std::set<std::string> seen;
-    open.push_back({root, acts.size(), root_hexes});
-    const int node_cap = rush ? 2 * p_.plan_nodes : p_.plan_nodes;  // 5 hexes reach further
+    open.push_back({root, acts.size(), root_hexes, false});
+    // 6.2, 8.4: a stack of the attacker's leaving an enemy city lets its side's supply routes
+    // through it no more; leaving its weakest unit behind keeps them open (a stack in a French
+    // city is what lets the Coalition's routes and depot links pass). The moves of the rest are
+    // planned too, and the positions judged alike (the traced field sees the routes kept).
+    const size_t holder = leave_holder(root, role, acts);
+    if (holder < acts.size()) {
+        Node h{root, holder, root_hexes, true};
+        --budget;
+        try {
+            rules_->apply(h.g, role, acts[holder]);
+            open.push_back(std::move(h));
+        } catch (const std::exception&) {
+        }
+    }
+    int node_cap = rush ? 2 * p_.plan_nodes : p_.plan_nodes;  // 5 hexes reach further
+    if (holder < acts.size()) node_cap += node_cap / 2;
     while (!open.empty() && plan.nodes < node_cap && budget > 0) {
         Node n = std::move(open.front());
         open.pop_front();
         ++plan.nodes;
         std::vector<core::Action> here;
-        if (n.first == acts.size()) here = acts;
+        if (n.first == acts.size() && !n.holder) here = acts;
         else {
             try {
                 here = rules_->actions(n.g, role);
@@ -423,8 +474,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
                 const bool hunt = nap_alone && a.kind == "to" && dest == nap;
                 if (a.kind == "to" && !rush && !hunt && forced_march(a)) continue;
-                if (a.kind == "to" && !seen.insert(dest).second) continue;
-                Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1};
+                if (a.kind == "to" && !seen.insert((n.holder ? "h" : "") + dest).second) continue;
+                Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1, n.holder};
                 --budget;
                 try {
                     rules_->apply(c.g, role, a);
@@ -607,6 +658,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                 else {
                     *out << "site " << plan_.site << ", hold";
                     for (const auto& c : plan_.hold) *out << " " << c;
+                }
+                if (!plan_.chain_keep.empty()) {
+                    *out << "; the chain passes";
+                    for (const auto& c : plan_.chain_keep) *out << " " << c;
                 }
                 *out << " (" << plan_.tries << " probes)\n";
             }

@@ -72,6 +72,15 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
 // 14.4: the attacking `role` holds Bordeaux or Marseilles and not Paris (Paris by this Turn's
 // end wins the game)
 bool capital_short(const core::GameState& s, const std::string& role);
+// 6.2: whether `h` is a city friendly to another side than `side` (the module's regions
+// "<side>_friendly"; without them, every city): no supply route of `side` passes it unless a stack
+// of `side` holds it.
+bool enemy_city(const core::ModuleDef& d, int side, hex::Hex h);
+// 6.2, 8.4: at the start of a stack's move (`acts`, the movement.stack step), the `leave` step
+// that keeps the attacker's weakest unit (the least OF) in the enemy city the stack stands on, so
+// that its side's routes still pass it; acts.size() when there is none to take (not the
+// attacker, not such a city, a stack of one unit, or a unit staying there already).
+size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts);
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules = nullptr);
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
                        bool ignore_train = false);
@@ -120,6 +129,9 @@ struct DepotPlan {
     std::uint64_t key = 0;          // the Turn and the attacker's depots it was made for
     std::string site;               // "" : no plan
     std::vector<std::string> hold;  // the cities to hold (the site first)
+    size_t held_from = 0;           // hold[held_from..]: cities held now that the link needs
+    // cities held now that the chain's existing links pass (6.2, 7.8): left, they cut depots off
+    std::vector<std::string> chain_keep;
     int advance = 0;                // hexes the depot chain (linked to the USS) gains towards Paris
     int tries = 0;                  // depot_allowed probes spent making it
 };

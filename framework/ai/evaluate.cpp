@@ -181,6 +181,10 @@ constexpr double kNapoleonExposedFar = 1000.0;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
+// a city of the plan held now that the site's link needs (7.8, 6.2: no link passes an enemy city a
+// friendly stack does not hold): leaving it cuts the depots beyond it off from the chain, and the
+// site can no longer be made: worth more than the march of the stack that holds it
+constexpr double kPlanKeep = 150.0;
 constexpr double kGarrison = 40.0;       // per defending combat unit in Paris, the last three Turns
 constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
 constexpr double kStrikeNear = 3000.0;   // Paris within a march and an attack, the south held
@@ -683,10 +687,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             obj_att += capital + other;
         }
     }
+    if (att_idx >= 0 && g_plan)  // (the plan's own cities are counted below)
+        for (const std::string& c : g_plan->chain_keep)
+            if (auto h = d.map.parse_label(c); h && has_unit(s, p, core::Location::at(*h), att_idx) &&
+                std::find(g_plan->hold.begin(), g_plan->hold.end(), c) == g_plan->hold.end())
+                obj_att += kPlanKeep;
     if (att_idx >= 0 && g_plan && !g_plan->site.empty()) {
         for (size_t i = 0; i < g_plan->hold.size(); ++i) {
             auto h = d.map.parse_label(g_plan->hold[i]);
-            if (h && has_unit(s, p, core::Location::at(*h), att_idx)) obj_att += kPlanHold * (i == 0 ? 2.0 : 1.0);
+            if (h && has_unit(s, p, core::Location::at(*h), att_idx))
+                obj_att += i == 0 ? 2.0 * kPlanHold : i >= g_plan->held_from ? kPlanKeep : kPlanHold;
         }
     }
     // 14.4, 11.8-11.12: Paris is taken only when every defender there is eliminated or withdraws,
@@ -1029,6 +1039,26 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
     const auto linked_now = linked_depots(rules, g, role);
     const bool linked_known = linked_now.has_value();
     const std::set<std::string> linked = linked_now.value_or(std::set<std::string>{});
+    // the cities the attacker holds that its linked depots' links pass: 6.2 lets no link through
+    // an enemy city a friendly stack does not hold, so the stack that leaves one cuts the depots
+    // beyond it off from the chain (7.8) and no new depot links to them (seed 8, Turn 4: the stack
+    // that kept 4523 left it, and the chain stalled until the Summer's longer links)
+    // the attacker's stack leaves city `c` (its units and Commanders: a Commander alone is a stack
+    // too, and holds the city for 6.2)
+    auto leave_city = [&](core::GameState& x, hex::Hex c) {
+        for (int j : std::vector<int>(x.stack(core::Location::at(c)))) {
+            const size_t t = static_cast<size_t>(x.piece(j).type);
+            if (x.piece(j).owner == side && (p.unit[t] || p.commander[t])) x.move_piece(j, core::Location::nowhere());
+        }
+    };
+    if (linked_known && !linked.empty())
+        for (const hex::Hex& c : p.city_hexes) {
+            if (!own_at.count(key(c)) || !enemy_city(d, side, c)) continue;
+            core::GameState without = g;
+            leave_city(without, c);
+            const auto after = linked_depots(rules, without, role);
+            if (after && after->size() < linked.size()) plan.chain_keep.push_back(d.map.label(c));
+        }
     std::set<std::int64_t> unlinked, depot_at;  // the attacker's depots cut off from the chain now
     for (const auto& pc : g.pieces()) {
         const size_t t = static_cast<size_t>(pc.type);
@@ -1086,14 +1116,12 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
     constexpr int kMaxHeldTries = 20;  // then to tell which cities already held it needs
     int probe_n = 0;
     // the position with probe units on `hold` (where the attacker has none) and without the
-    // attacker's units on `leave`
+    // attacker's stacks on `leave`
     auto probe = [&](const std::vector<hex::Hex>& hold, const std::vector<hex::Hex>& leave) {
         core::GameState c = g;
         for (const hex::Hex& x : hold)
             if (!own_at.count(key(x))) c.create_piece(unit_type, "ai_plan_probe_" + std::to_string(probe_n++), side, core::Location::at(x), 0);
-        for (const hex::Hex& x : leave)
-            for (int j : std::vector<int>(c.stack(core::Location::at(x))))
-                if (c.piece(j).owner == side && p.unit[static_cast<size_t>(c.piece(j).type)]) c.move_piece(j, core::Location::nowhere());
+        for (const hex::Hex& x : leave) leave_city(c, x);
         return c;
     };
     for (const Site& st : sites) {
@@ -1119,6 +1147,7 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
         plan.hold.push_back(label);
         for (const hex::Hex& x : keep) plan.hold.push_back(d.map.label(x));
         // the cities already held that the link needs (their stacks should stay)
+        plan.held_from = plan.hold.size();
         keep.push_back(st.hex);
         for (const hex::Hex& x : st.held) {
             if (plan.tries >= kMaxTries + kMaxHeldTries) break;
@@ -1225,6 +1254,9 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     if (face < 0) return 0;
     const Profile& p = profile(d);
     const int side = d.side_index(role);
+    // 5, 6.1: on the last Turn no supply phase follows (this Turn's came before the depots, 7.7):
+    // a depot supplies nothing and its train is better spent on a move
+    if (const int length = game_length(s); length > 0 && s.turn >= length) return -depot_cost(s);
     // A hex that already has a depot, or a train allocated this Turn (7.4: the trains are
     // placed before the depots are made, 7.7), gains nothing from one more.
     for (int i : s.stack(core::Location::at(*h))) {
@@ -1290,6 +1322,20 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     // 7.2: every depot on the map costs one Supply Train in each later Turn: about one stack's
     // move (stack_potential of a middling stack)
     return gain + forward + field_lead_gain(s, p, side, role, *h, &c) + plan_site_value(label) - depot_cost(s);
+}
+
+bool enemy_city(const core::ModuleDef& d, int side, hex::Hex h) {
+    const Profile& p = profile(d);
+    if (std::find(p.city_hexes.begin(), p.city_hexes.end(), h) == p.city_hexes.end()) return false;
+    bool any_region = false;  // the module's regions "<side>_friendly" (1814: french_friendly)
+    for (size_t si = 0; si < d.sides.size(); ++si) {
+        if (static_cast<int>(si) == side) continue;
+        const std::string r = d.sides[si].id + "_friendly";
+        if (!d.map.region(r)) continue;
+        any_region = true;
+        if (d.map.in_region(h, r)) return true;
+    }
+    return !any_region;
 }
 
 bool capital_short(const core::GameState& s, const std::string& role) {

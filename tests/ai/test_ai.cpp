@@ -32,6 +32,16 @@ session::Session start_1814(const Game& g, std::uint64_t seed) {
     s.set_record_hashes(false);
     return s;
 }
+// The campaign (seed 5) at the Coalition's set-up depots (14.1), the French set up at random.
+session::Session at_setup_depot(const Game& g) {
+    auto s = start_1814(g, 5);
+    session::RandomBot fr(1);
+    for (int i = 0; i < 50 && !s.over() && !(s.decider() == "coalition" && s.state().decision.step == "supply.setup_depot"); ++i)
+        REQUIRE(s.apply(s.decider(), fr.choose(s, s.decider())).ok);
+    REQUIRE(s.decider() == "coalition");
+    REQUIRE(s.state().decision.step == "supply.setup_depot");
+    return s;
+}
 // A random game of 1814 (seed) played to the Coalition's first decision at `step` on or after
 // Turn `turn`; false if the game never got there.
 bool play_to(session::Session& s, std::uint64_t seed, const std::string& step, int turn) {
@@ -379,12 +389,7 @@ TEST_CASE("a Coalition stack's first commander is worth moving to; a stack's las
 
 TEST_CASE("the Coalition AI deploys a set-up depot for Wellington's army, out of supply without one (14.1)", "[ai]") {
     Game g = load_1814();
-    auto s = start_1814(g, 5);
-    session::RandomBot fr(1);
-    for (int i = 0; i < 50 && !s.over() && !(s.decider() == "coalition" && s.state().decision.step == "supply.setup_depot"); ++i)
-        REQUIRE(s.apply(s.decider(), fr.choose(s, s.decider())).ok);
-    REQUIRE(s.decider() == "coalition");
-    REQUIRE(s.state().decision.step == "supply.setup_depot");
+    auto s = at_setup_depot(g);
     ai::AiBot bot(ai::Level::Normal, 3);
     const std::string act = bot.choose(s, "coalition");
     CHECK(act.rfind("depot ", 0) == 0);  // not "done": a depot brings Spain's army into supply
@@ -1021,6 +1026,112 @@ TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linke
         CHECK(plan.tries == tries);
     }
     CHECK(planned >= 2);
+}
+
+TEST_CASE("7.7, 6.1: on the last Turn a depot supplies nothing (no supply phase follows): the AI makes none", "[ai]") {
+    Game g = load_1814();
+    auto s = at_setup_depot(g);
+    ai::AiBot bot(ai::Level::Normal, 3);
+    const std::string act = bot.choose(s, "coalition");
+    REQUIRE(act.rfind("depot ", 0) == 0);  // Wellington's army needs one on Turn 1 (14.1)
+    const std::string site = act.substr(6);
+    CHECK(ai::depot_value(s.state(), "coalition", site) > 0);
+    core::GameState last = s.state();
+    last.turn = ai::game_length(last);
+    for (const auto& a : s.actions("coalition"))
+        if (a.kind == "depot" && !a.args.empty()) {
+            INFO(a.args[0]);
+            CHECK(ai::depot_value(last, "coalition", a.args[0]) < 0);
+        }
+}
+
+TEST_CASE("6.2, 7.8: a French city the Coalition's depot links pass is kept: the stack that holds it stays", "[ai]") {
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    // Winter (7.8: links of three hexes): depots at 4522 and 4623, whose link passes the French
+    // city 4523 only while a Coalition stack holds it (6.2), as in a game of seed 8, Turn 4
+    core::GameState st = s.state();
+    st.turn = 4;
+    const int co = g.def->side_index("coalition");
+    const int depot_type = g.def->counter_type_index("coalition_supply");
+    const int depot_face = g.def->counter_types[static_cast<size_t>(depot_type)].face_index("depot");
+    for (const char* at : {"4522", "4623"}) {
+        const auto h = *g.def->map.parse_label(at);
+        for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
+        st.create_piece(depot_type, std::string("test_depot_") + at, co, core::Location::at(h), depot_face);
+    }
+    const auto city = *g.def->map.parse_label("4523");
+    for (int j : std::vector<int>(st.stack(core::Location::at(city)))) st.move_piece(j, core::Location::nowhere());
+    auto [cmd, two] = commander_and_two(g, st);
+    REQUIRE(two.size() == 2);
+    place_stack(st, cmd, two, city);
+    REQUIRE(linked_depots(g, st).count("4623"));
+    core::GameState left = st;  // the stack marches off (to a hex of no plan)
+    place_stack(left, cmd, two, *g.def->map.parse_label("4421"));
+    REQUIRE_FALSE(linked_depots(g, left).count("4623"));  // 6.2: the link no longer passes 4523
+
+    ai::DepotPlan plan;
+    ai::update_depot_plan(plan, g.rules.get(), st, "coalition");
+    CHECK(std::find(plan.chain_keep.begin(), plan.chain_keep.end(), "4523") != plan.chain_keep.end());
+    // only cities whose stack's leaving cuts a depot off
+    for (const auto& c : plan.chain_keep) {
+        core::GameState x = st;
+        for (int j : std::vector<int>(x.stack(core::Location::at(*g.def->map.parse_label(c)))))
+            if (x.piece(j).owner == co) x.move_piece(j, core::Location::nowhere());
+        INFO(c);
+        CHECK(linked_depots(g, x).size() < linked_depots(g, st).size());
+    }
+    // the evaluation: leaving the city costs more than a march gains (about 105 for three hexes of
+    // a three-unit stack, seed 8)
+    ai::set_depot_plan(&plan);
+    const double keep = ai::evaluate(st, "coalition").objectives - ai::evaluate(left, "coalition").objectives;
+    ai::set_depot_plan(nullptr);
+    const double plain = ai::evaluate(st, "coalition").objectives - ai::evaluate(left, "coalition").objectives;
+    CHECK(keep - plain >= 150 - 1e-9);
+}
+
+TEST_CASE("6.2, 8.4: a Coalition stack leaving a French city may leave its weakest unit to hold it", "[ai]") {
+    Game g = load_1814();
+    // the Coalition's first move of a game (seed 5): its stack (with its train, 7.3; four units)
+    // is put on a French city (4523) or on one of its own (Frankfurt, 4317)
+    auto start_move_at = [&](const char* city, std::optional<core::GameState>& out, std::vector<core::Action>& acts) {
+        auto s = start_1814(g, 5);
+        REQUIRE(play_to(s, 5, "movement.choose", 1));
+        core::GameState st = s.state();
+        std::string from;
+        for (const auto& a : s.actions("coalition"))
+            if (a.kind == "move" && !a.args.empty()) from = a.args[0];
+        REQUIRE_FALSE(from.empty());
+        const auto to = *g.def->map.parse_label(city);
+        for (int j : std::vector<int>(st.stack(core::Location::at(to)))) st.move_piece(j, core::Location::nowhere());
+        for (int j : std::vector<int>(st.stack(core::Location::at(*g.def->map.parse_label(from))))) st.move_piece(j, core::Location::at(to));
+        g.rules->apply(st, "coalition", core::Action{"move", {city}});
+        REQUIRE(st.decision.step == "movement.stack");
+        out = st;
+        acts = g.rules->actions(st, "coalition");
+    };
+    std::optional<core::GameState> at;
+    std::vector<core::Action> acts;
+    start_move_at("4523", at, acts);
+    const core::GameState st = *at;
+    const size_t i = ai::leave_holder(st, "coalition", acts);
+    REQUIRE(i < acts.size());
+    CHECK(acts[i].kind == "leave");
+    // the weakest of the stack's units (the least OF)
+    auto of2 = [&](const std::string& id) {
+        return g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(id)).type)].stats.at("of2").as_int();
+    };
+    for (const auto& a : acts)
+        if (a.kind == "leave") CHECK(of2(acts[i].args[0]) <= of2(a.args[0]));
+    CHECK(ai::leave_holder(st, "french", acts) == acts.size());  // the defender's routes: not asked
+    // once it is left, the city is held: no second one
+    core::GameState after = st;
+    g.rules->apply(after, "coalition", acts[i]);
+    const auto again = g.rules->actions(after, "coalition");
+    CHECK(ai::leave_holder(after, "coalition", again) == again.size());
+    // a city of the Coalition's own (east of the Rhine) needs no holder
+    start_move_at("4317", at, acts);
+    CHECK(ai::leave_holder(*at, "coalition", acts) == acts.size());
 }
 
 TEST_CASE("7.1: converting a depot the chain needs costs the Coalition the depots it cuts off (7.8)", "[ai]") {
