@@ -348,6 +348,7 @@ std::uint64_t supply_key(const core::GameState& s, const std::vector<bool>& comm
 struct SupplyRoot {
     bool set = false;
     std::map<int, std::unordered_set<std::int64_t>> field, in;
+    std::map<int, std::unordered_set<std::int64_t>> besieged;  // stacks that cannot move (8.4)
     std::map<int, std::vector<hex::Hex>> field_hexes;
 };
 thread_local SupplyRoot g_root;
@@ -456,6 +457,12 @@ void set_supply_root(const core::GameState* root) {
                 for (const auto& [label, flag] : it->second.as_object()) {
                     (void)flag;
                     if (auto h = d.map.parse_label(label)) g_root.in[side].insert(key(*h));
+                }
+            auto b = v.as_object().find("besieged");  // (optional)
+            if (b != v.as_object().end() && b->second.is_object())
+                for (const auto& [label, flag] : b->second.as_object()) {
+                    (void)flag;
+                    if (auto h = d.map.parse_label(label)) g_root.besieged[side].insert(key(*h));
                 }
         }
     } catch (const std::exception&) {
@@ -1439,6 +1446,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         }
         forage = forage_failure_chance(s, p, *h, role_idx) * kForageMoves * 10.0 * exposed;
     }
+    // 8.4 (General Exception): a stack under siege cannot move; a train serves it only to rally
+    if (!disrupted && g_root.set && g_root.besieged[role_idx].count(key(*h))) return 0.05;
     // 8.3: no Commander, no move; a disrupted unit: the train serves to rally (8.1) first
     if (!cmd) own *= 0.1;
     else if (disrupted) own *= 0.6;

@@ -114,14 +114,16 @@ function G.new(params, phases, hooks)
     end
 
     -- Features for bots (framework/ai): the real general supply status (6.1-6.2, 14.13) of
-    -- `role`'s stacks on the map. Returns { in_supply = { [hex] = true }, out_of_supply =
-    -- { [hex] = true } } (plain tables; read-only). The field is traced once; a hex outside it
-    -- is confirmed with supply.stack_in_general_supply (units supplied in place).
+    -- `role`'s stacks on the map, and those under siege (8.4, General Exception: a single combat
+    -- unit in a city next to two undisrupted enemy units cannot move). Returns { in_supply =
+    -- { [hex] = true }, out_of_supply = { [hex] = true }, besieged = { [hex] = true } } (plain
+    -- tables; read-only). The field is traced once; a hex outside it is confirmed with
+    -- supply.stack_in_general_supply (units supplied in place).
     local supply_lib
     function rules.ai_features(game, role)
         supply_lib = supply_lib or require("cnw.supply")
         local field = supply_lib._field(ctx, game, role)
-        local inside, outside = {}, {}
+        local inside, outside, besieged = {}, {}, {}
         for _, hex in ipairs(game.occupied()) do
             if #core.units_at(game, hex, role) > 0 then
                 if field[hex] or supply_lib.stack_in_general_supply(ctx, game, hex, role) then
@@ -129,9 +131,10 @@ function G.new(params, phases, hooks)
                 else
                     outside[hex] = true
                 end
+                if supply_lib.under_siege(game, hex) then besieged[hex] = true end
             end
         end
-        return { in_supply = inside, out_of_supply = outside }
+        return { in_supply = inside, out_of_supply = outside, besieged = besieged }
     end
 
     require("cnw.ai_hints").install(rules, ctx)  -- more features for bots (rules.ai_supply_field)

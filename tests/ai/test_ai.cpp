@@ -1134,6 +1134,45 @@ TEST_CASE("6.2, 8.4: a Coalition stack leaving a French city may leave its weake
     CHECK(ai::leave_holder(*at, "coalition", acts) == acts.size());
 }
 
+TEST_CASE("8.4 (General Exception): a Coalition stack under siege cannot move: a train is worth nothing to it", "[ai]") {
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    core::GameState st = s.state();
+    st.turn = 11;
+    const int fr = g.def->side_index("french");
+    // one Coalition unit with its Commander in Soissons (5219, a French city); two undisrupted
+    // French units next to it in Meaux (5320), or one
+    const auto city = *g.def->map.parse_label("5219");
+    const auto next = *g.def->map.parse_label("5320");
+    for (const auto& h : {city, next})
+        for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
+    auto [cmd, two] = commander_and_two(g, st);
+    REQUIRE(two.size() == 2);
+    place_stack(st, cmd, {two[0]}, city);
+    std::vector<int> french;
+    for (int i = 0; i < st.piece_count() && french.size() < 2; ++i) {
+        const auto& p = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+        if (p.owner == fr && ct.category == "unit" && p.face == 0 && ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 0)
+            french.push_back(i);
+    }
+    REQUIRE(french.size() == 2);
+    for (int i : french) st.move_piece(i, core::Location::at(next));
+    core::GameState one = st;
+    one.move_piece(french[1], core::Location::nowhere());
+    ai::set_feature_rules(g.rules.get());
+    auto potential = [&](const core::GameState& x) {
+        ai::set_supply_root(&x);
+        const double v = ai::stack_potential(x, "coalition", "5219");
+        ai::set_supply_root(nullptr);
+        return v;
+    };
+    const double besieged = potential(st), free = potential(one);
+    ai::set_feature_rules(nullptr);
+    CHECK(besieged <= 0.05 + 1e-9);
+    CHECK(free > 1.0);
+}
+
 TEST_CASE("7.1: converting a depot the chain needs costs the Coalition the depots it cuts off (7.8)", "[ai]") {
     Game g = load_1814();
     int costly = 0, checked = 0;
