@@ -32,6 +32,13 @@ session::Session start_1814(const Game& g, std::uint64_t seed) {
     s.set_record_hashes(false);
     return s;
 }
+// The campaign's set-up (seed 5) with the Turn set to `turn` (Winter or not, the Turns left).
+core::GameState campaign_on_turn(const Game& g, int turn) {
+    auto s = start_1814(g, 5);
+    core::GameState st = s.state();
+    st.turn = turn;
+    return st;
+}
 // The campaign (seed 5) at the Coalition's set-up depots (14.1), the French set up at random.
 session::Session at_setup_depot(const Game& g) {
     auto s = start_1814(g, 5);
@@ -1047,11 +1054,9 @@ TEST_CASE("7.7, 6.1: on the last Turn a depot supplies nothing (no supply phase 
 
 TEST_CASE("6.2, 7.8: a French city the Coalition's depot links pass is kept: the stack that holds it stays", "[ai]") {
     Game g = load_1814();
-    auto s = start_1814(g, 5);
     // Winter (7.8: links of three hexes): depots at 4522 and 4623, whose link passes the French
     // city 4523 only while a Coalition stack holds it (6.2), as in a game of seed 8, Turn 4
-    core::GameState st = s.state();
-    st.turn = 4;
+    core::GameState st = campaign_on_turn(g, 4);
     const int co = g.def->side_index("coalition");
     const int depot_type = g.def->counter_type_index("coalition_supply");
     const int depot_face = g.def->counter_types[static_cast<size_t>(depot_type)].face_index("depot");
@@ -1136,9 +1141,7 @@ TEST_CASE("6.2, 8.4: a Coalition stack leaving a French city may leave its weake
 
 TEST_CASE("8.4 (General Exception): a Coalition stack under siege cannot move: a train is worth nothing to it", "[ai]") {
     Game g = load_1814();
-    auto s = start_1814(g, 5);
-    core::GameState st = s.state();
-    st.turn = 11;
+    core::GameState st = campaign_on_turn(g, 11);
     const int fr = g.def->side_index("french");
     // one Coalition unit with its Commander in Soissons (5219, a French city); two undisrupted
     // French units next to it in Meaux (5320), or one
