@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <deque>
 #include <iostream>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -302,40 +301,6 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     if (best < 0) return {};
     g = std::move(best_state);
     return acts[static_cast<size_t>(best)].text();
-}
-
-// (ai.hpp) The units that move are those offered a `leave`; any other there stays.
-size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts) {
-    const core::ModuleDef& d = root.def();
-    const int side = d.side_index(role);
-    if (!attacker_role(d, role)) return acts.size();
-    size_t best = acts.size();
-    int best_of = 1 << 30, movers = 0;
-    std::optional<hex::Hex> at;
-    for (size_t i = 0; i < acts.size(); ++i) {
-        const auto& a = acts[i];
-        if (a.kind != "leave" || a.args.empty() || a.hexes.empty() || a.label.find("hidden") != std::string::npos) continue;
-        ++movers;
-        at = d.map.parse_label(a.hexes[0]);
-        if (!at || !enemy_city(d, side, *at)) return acts.size();
-        const int id = root.find_piece(a.args[0]);
-        if (id < 0) continue;
-        const auto& ct = d.counter_types[static_cast<size_t>(root.piece(id).type)];
-        const auto of = ct.stats.find("of2");
-        const int of2 = of != ct.stats.end() && of->second.is_int() ? static_cast<int>(of->second.as_int()) : 0;
-        if (of2 < best_of) {
-            best_of = of2;
-            best = i;
-        }
-    }
-    if (!at) return acts.size();
-    // a unit left behind already (or never moving) holds the city
-    int units = 0;
-    for (int j : root.stack(core::Location::at(*at))) {
-        const auto& ct = d.counter_types[static_cast<size_t>(root.piece(j).type)];
-        if (root.piece(j).owner == side && ct.category == "unit") ++units;
-    }
-    return units > movers ? acts.size() : best;
 }
 
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and

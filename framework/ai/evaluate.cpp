@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -46,6 +47,9 @@ struct Profile {
     std::vector<std::vector<int>> targets;
     std::set<std::int64_t> cities;             // hexes with the feature "city" (depot sites, 7.7)
     std::vector<hex::Hex> city_hexes;          // the same, in the map's order
+    // side -> the cities friendly to another side (regions "<side>_friendly"; without such regions
+    // every city): 6.2 lets no route of the side pass one unless its stack holds it
+    std::map<int, std::set<std::int64_t>> enemy_cities;
     int eliminated_box = -1;                   // the box "eliminated", if the map has one
     std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
@@ -108,6 +112,18 @@ const Profile& profile(const core::ModuleDef& d) {
         }
     for (size_t si = 0; si < d.sides.size(); ++si)
         if (const core::RegionDef* r = d.map.region("uss_" + d.sides[si].id)) p.uss[static_cast<int>(si)] = r->hexes;
+    for (size_t si = 0; si < d.sides.size(); ++si) {
+        bool any_region = false;
+        std::set<std::int64_t>& enemy = p.enemy_cities[static_cast<int>(si)];
+        for (size_t oi = 0; oi < d.sides.size(); ++oi) {
+            const std::string r = d.sides[oi].id + "_friendly";
+            if (oi == si || !d.map.region(r)) continue;
+            any_region = true;
+            for (const hex::Hex& c : p.city_hexes)
+                if (d.map.in_region(c, r)) enemy.insert(key(c));
+        }
+        if (!any_region) enemy = p.cities;
+    }
     p.forage_rule = d.counter_type_index("forage") >= 0 && d.sides.size() == 2;
     for (size_t i = 0; i < d.phases.size(); ++i)
         if (d.phases[i].id == "combat") p.combat_phase = static_cast<int>(i);
@@ -1046,10 +1062,6 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
     const auto linked_now = linked_depots(rules, g, role);
     const bool linked_known = linked_now.has_value();
     const std::set<std::string> linked = linked_now.value_or(std::set<std::string>{});
-    // the cities the attacker holds that its linked depots' links pass: 6.2 lets no link through
-    // an enemy city a friendly stack does not hold, so the stack that leaves one cuts the depots
-    // beyond it off from the chain (7.8) and no new depot links to them (seed 8, Turn 4: the stack
-    // that kept 4523 left it, and the chain stalled until the Summer's longer links)
     // the attacker's stack leaves city `c` (its units and Commanders: a Commander alone is a stack
     // too, and holds the city for 6.2)
     auto leave_city = [&](core::GameState& x, hex::Hex c) {
@@ -1058,6 +1070,10 @@ void update_depot_plan(DepotPlan& plan, script::RulesHost* rules, const core::Ga
             if (x.piece(j).owner == side && (p.unit[t] || p.commander[t])) x.move_piece(j, core::Location::nowhere());
         }
     };
+    // the cities the attacker holds that its linked depots' links pass: 6.2 lets no link through
+    // an enemy city a friendly stack does not hold, so the stack that leaves one cuts the depots
+    // beyond it off from the chain (7.8) and no new depot links to them (seed 8, Turn 4: the stack
+    // that kept 4523 left it, and the chain stalled until the Summer's longer links)
     if (linked_known && !linked.empty())
         for (const hex::Hex& c : p.city_hexes) {
             if (!own_at.count(key(c)) || !enemy_city(d, side, c)) continue;
@@ -1333,16 +1349,40 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
 
 bool enemy_city(const core::ModuleDef& d, int side, hex::Hex h) {
     const Profile& p = profile(d);
-    if (std::find(p.city_hexes.begin(), p.city_hexes.end(), h) == p.city_hexes.end()) return false;
-    bool any_region = false;  // the module's regions "<side>_friendly" (1814: french_friendly)
-    for (size_t si = 0; si < d.sides.size(); ++si) {
-        if (static_cast<int>(si) == side) continue;
-        const std::string r = d.sides[si].id + "_friendly";
-        if (!d.map.region(r)) continue;
-        any_region = true;
-        if (d.map.in_region(h, r)) return true;
+    auto it = p.enemy_cities.find(side);
+    return it != p.enemy_cities.end() && it->second.count(key(h)) > 0;
+}
+
+size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts) {
+    const core::ModuleDef& d = root.def();
+    const Profile& p = profile(d);
+    const int side = d.side_index(role);
+    if (!attacker_role(d, role)) return acts.size();
+    size_t best = acts.size();
+    int best_of = 1 << 30, movers = 0;  // the units that move are those offered a `leave`
+    std::optional<hex::Hex> at;
+    for (size_t i = 0; i < acts.size(); ++i) {
+        const auto& a = acts[i];
+        if (a.kind != "leave" || a.args.empty() || a.hexes.empty() || a.label.find("hidden") != std::string::npos) continue;
+        ++movers;
+        if (!at) {
+            at = d.map.parse_label(a.hexes[0]);
+            if (!at || !enemy_city(d, side, *at)) return acts.size();
+        }
+        const int id = root.find_piece(a.args[0]);
+        if (id < 0) continue;
+        const int of2 = p.of2[static_cast<size_t>(root.piece(id).type)];
+        if (of2 < best_of) {
+            best_of = of2;
+            best = i;
+        }
     }
-    return !any_region;
+    if (!at) return acts.size();
+    // any other unit of the side there stays (left behind already, or not moving): it holds the city
+    int units = 0;
+    for (int j : root.stack(core::Location::at(*at)))
+        if (root.piece(j).owner == side && p.unit[static_cast<size_t>(root.piece(j).type)]) ++units;
+    return units > movers ? acts.size() : best;
 }
 
 bool capital_short(const core::GameState& s, const std::string& role) {
@@ -1447,7 +1487,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         forage = forage_failure_chance(s, p, *h, role_idx) * kForageMoves * 10.0 * exposed;
     }
     // 8.4 (General Exception): a stack under siege cannot move; a train serves it only to rally
-    if (!disrupted && g_root.set && g_root.besieged[role_idx].count(key(*h))) return 0.05;
+    if (!disrupted && g_root.set)
+        if (auto b = g_root.besieged.find(role_idx); b != g_root.besieged.end() && b->second.count(key(*h))) return 0.05;
     // 8.3: no Commander, no move; a disrupted unit: the train serves to rally (8.1) first
     if (!cmd) own *= 0.1;
     else if (disrupted) own *= 0.6;
