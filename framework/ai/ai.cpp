@@ -601,6 +601,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         explicit RootGuard(const core::GameState* g) { set_supply_root(g); }
         ~RootGuard() { set_supply_root(nullptr); }
     } root_guard(step == "supply.convert" || step == "supply.remove_depot" ? nullptr : &worlds[0]);
+    struct FrontierGuard {
+        explicit FrontierGuard(const core::GameState* g) { set_frontier_depots(g); }
+        ~FrontierGuard() { set_frontier_depots(nullptr); }
+    } frontier_guard(step == "supply.convert" || step == "supply.remove_depot" ? &worlds[0] : nullptr);
     // (converting or removing a depot changes the supply field itself: traced for real)
     // An attack may clear a route for the attacker's supply, and a stack on a city lets the
     // attacker's routes through it (6.2: no route through an enemy city unless a friendly stack

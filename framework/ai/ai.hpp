@@ -120,6 +120,10 @@ void set_supply_root(const core::GameState* root);
 // While on, evaluate() also counts what a position's own supply field (traced by the module)
 // gains over the root's towards the objectives: attacks that clear a route (6.2).
 void set_field_tracing(bool on);  // time spent in rules.ai_features so far (this thread)
+// While a depot is converted or removed (7.1, 7.2): the state before it (null: forget it). The
+// evaluation's frontier term (held cities beyond the depot net) keeps measuring from its depots,
+// and the depot-site term is off: giving up a depot must not pay by the sites it leaves.
+void set_frontier_depots(const core::GameState* before);
 
 // The attacker's depot plan (7.7-7.8, 6.2), chosen Turns ahead: the city nearest Paris where a
 // depot could be made if the attacker held it and the enemy cities on its link to the depot net

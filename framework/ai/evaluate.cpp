@@ -368,6 +368,10 @@ struct SupplyRoot {
     std::map<int, std::vector<hex::Hex>> field_hexes;
 };
 thread_local SupplyRoot g_root;
+// While a depot of the attacker's is converted or removed (7.1, 7.2): the depots it had before,
+// which the frontier term keeps measuring from (set_frontier_depots)
+thread_local std::map<int, std::vector<hex::Hex>> g_frontier_depots;
+thread_local bool g_depots_changing = false;
 thread_local bool g_exact = false;
 // Combats can open the attacker's supply routes (6.2: no route through an enemy stack): while
 // set (set_field_tracing), evaluate() traces the attacker's supply field of each position it
@@ -439,6 +443,17 @@ void set_feature_rules(script::RulesHost* rules) {
 }
 
 void set_depot_plan(const DepotPlan* plan) { g_plan = plan; }
+
+void set_frontier_depots(const core::GameState* before) {
+    g_frontier_depots.clear();
+    g_depots_changing = before != nullptr;
+    if (!before) return;
+    const Profile& p = profile(before->def());
+    for (const auto& pc : before->pieces())
+        if (pc.owner >= 0 && pc.loc.is_hex() && p.depot_face[static_cast<size_t>(pc.type)] >= 0 &&
+            pc.face == p.depot_face[static_cast<size_t>(pc.type)])
+            g_frontier_depots[pc.owner].push_back(pc.loc.hex);
+}
 
 void set_site_memo(SiteMemo* memo) { g_site_memo = memo; }
 
@@ -650,7 +665,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         }
     }
     // 7.7-7.8: a city the attacker holds in supply beyond its depot net is where the net can grow
-    // next Turn (a depot in an unfriendly city needs a friendly stack): worth holding.
+    // next Turn (a depot in an unfriendly city needs a friendly stack): worth holding. While a
+    // depot is converted (7.1), measured from the depots before it: giving up the net's front is
+    // no gain (seed 23758: the depot made at 4623 on Turn 6 was converted on Turn 7 for the
+    // frontier's +32, and the chain stood still).
     if (att_idx >= 0 && !held_cities.empty()) {
         for (const auto& [ck, c] : held_cities) {
             (void)ck;
@@ -658,13 +676,17 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
                 int frontier = 99;
                 for (const hex::Hex& src : sources[att_idx]) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
+                if (auto f = g_frontier_depots.find(att_idx); f != g_frontier_depots.end())
+                    for (const hex::Hex& src : f->second) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
                 best = std::max(best, static_cast<double>(std::min(5, frontier - dist_to(p.objectives[oi], c))));
             }
             obj_att += kFrontierCity * best;
         }
     }
-    if (att_idx >= 0 && !p.objectives.empty() && (g_root.set || g_feature_rules)) {
+    if (att_idx >= 0 && !p.objectives.empty() && (g_root.set || g_feature_rules) && !g_depots_changing) {
         // a city held where a depot would carry the supply field nearer the objectives (7.7-7.8)
+        // (not while a depot is converted: the stacks stand still, and a depot given up would
+        // make its own city such a site)
         double best_site = 0;
         std::set<std::int64_t> seen;
         for (const auto& pc : s.pieces()) {
@@ -1212,6 +1234,12 @@ double depot_chain_loss(script::RulesHost* rules, const core::GameState& g, cons
             if (auto xh = d.map.parse_label(x)) lead_after = std::min(lead_after, dist_to(o, *xh));
         loss += kForwardPerHex * std::max(0, lead_after - lead_before);
     }
+    // and the reach of the supply field it carried (the same kLeadPerHex a depot's making earns
+    // by field_lead_gain): a stack beyond the field's edge can neither take a train (7.3) nor
+    // stay in supply (6.4)
+    const std::vector<int> field_before = field_leads(p, side, &g), field_after = field_leads(p, side, &c);
+    if (!field_before.empty() && field_after.size() == field_before.size())
+        loss += std::max(0.0, lead_value(p, field_before) - lead_value(p, field_after));
     return loss;
 }
 

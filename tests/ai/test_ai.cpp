@@ -1052,10 +1052,9 @@ TEST_CASE("7.7, 6.1: on the last Turn a depot supplies nothing (no supply phase 
         }
 }
 
-TEST_CASE("6.2, 7.8: a French city the Coalition's depot links pass is kept: the stack that holds it stays", "[ai]") {
-    Game g = load_1814();
-    // Winter (7.8: links of three hexes): depots at 4522 and 4623, whose link passes the French
-    // city 4523 only while a Coalition stack holds it (6.2), as in a game of seed 8, Turn 4
+// Winter (7.8: links of three hexes): depots at 4522 and 4623, whose link passes the French city
+// 4523 only while a Coalition stack (`cmd` and `two`) holds it (6.2), as in a game of seed 8, Turn 4.
+core::GameState chain_through_4523(Game& g, std::string& cmd, std::vector<int>& two) {
     core::GameState st = campaign_on_turn(g, 4);
     const int co = g.def->side_index("coalition");
     const int depot_type = g.def->counter_type_index("coalition_supply");
@@ -1067,10 +1066,19 @@ TEST_CASE("6.2, 7.8: a French city the Coalition's depot links pass is kept: the
     }
     const auto city = *g.def->map.parse_label("4523");
     for (int j : std::vector<int>(st.stack(core::Location::at(city)))) st.move_piece(j, core::Location::nowhere());
-    auto [cmd, two] = commander_and_two(g, st);
+    std::tie(cmd, two) = commander_and_two(g, st);
     REQUIRE(two.size() == 2);
     place_stack(st, cmd, two, city);
     REQUIRE(linked_depots(g, st).count("4623"));
+    return st;
+}
+
+TEST_CASE("6.2, 7.8: a French city the Coalition's depot links pass is kept: the stack that holds it stays", "[ai]") {
+    Game g = load_1814();
+    std::string cmd;
+    std::vector<int> two;
+    core::GameState st = chain_through_4523(g, cmd, two);
+    const int co = g.def->side_index("coalition");
     core::GameState left = st;  // the stack marches off (to a hex of no plan)
     place_stack(left, cmd, two, *g.def->map.parse_label("4421"));
     REQUIRE_FALSE(linked_depots(g, left).count("4623"));  // 6.2: the link no longer passes 4523
@@ -1093,6 +1101,43 @@ TEST_CASE("6.2, 7.8: a French city the Coalition's depot links pass is kept: the
     ai::set_depot_plan(nullptr);
     const double plain = ai::evaluate(st, "coalition").objectives - ai::evaluate(left, "coalition").objectives;
     CHECK(keep - plain >= 150 - 1e-9);
+}
+
+TEST_CASE("7.1: converting the depot at the chain's front costs the supply field's reach; the frontier term pays nothing for it (7.8)", "[ai]") {
+    Game g = load_1814();
+    std::string cmd;
+    std::vector<int> two;
+    core::GameState st = chain_through_4523(g, cmd, two);
+    // a unit on the depot's city, as when the depot was made (7.7)
+    int holder = -1;
+    for (const auto& cs : coalition_stacks(g, st))
+        for (int u : cs.units)
+            if (holder < 0 && std::find(two.begin(), two.end(), u) == two.end()) holder = u;
+    REQUIRE(holder >= 0);
+    st.move_piece(holder, core::Location::at(*g.def->map.parse_label("4623")));
+    st.turn = 8;  // Spring: 4623 stays in supply from 4522 (6.1: five hexes)
+    // 4623 converted (7.1): the depot leaves the map, the field falls back towards the Rhine
+    core::GameState after = st;
+    after.move_piece(after.find_piece("test_depot_4623"), core::Location::nowhere());
+    const int reach_before = field_reach(g, st, "coalition", "5420"), reach_after = field_reach(g, after, "coalition", "5420");
+    REQUIRE(reach_after > reach_before);
+    ai::set_feature_rules(g.rules.get());
+    const double loss = ai::depot_chain_loss(g.rules.get(), st, "coalition", "4623");
+    // the net's front falls back a hex (kForwardPerHex, 25) and the field's reach towards Paris
+    // with it (kLeadPerHex, 30 a hex)
+    CHECK(loss >= 25.0 + 30.0 * (reach_after - reach_before) - 1e-9);
+    // The frontier term (a held city in supply beyond the depot net, 7.7) measured from the
+    // depots the position has would pay for the conversion (4623 lies a hex beyond 4522), and so
+    // would the depot-site term (4623 becomes a site again)
+    const double plain = ai::evaluate(after, "coalition").objectives - ai::evaluate(st, "coalition").objectives;
+    ai::set_frontier_depots(&st);
+    const double kept = ai::evaluate(after, "coalition").objectives - ai::evaluate(st, "coalition").objectives;
+    ai::set_frontier_depots(nullptr);
+    ai::set_feature_rules(nullptr);
+    INFO("plain " << plain << ", kept " << kept << ", loss " << loss);
+
+    CHECK(plain > 0);
+    CHECK(kept <= 1e-9);
 }
 
 TEST_CASE("6.2, 8.4: a Coalition stack leaving a French city may leave its weakest unit to hold it", "[ai]") {
