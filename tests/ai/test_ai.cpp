@@ -1140,6 +1140,137 @@ TEST_CASE("7.1: converting the depot at the chain's front costs the supply field
     CHECK(kept <= 1e-9);
 }
 
+TEST_CASE("14.4: once the Coalition holds Bordeaux, the marches of Wellington's army gain nothing; its trains go to the march on Paris", "[ai]") {
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 8);
+    // Wellington's stack at set-up (its army marches on Bordeaux)
+    const core::Location wl = st.piece(st.find_piece("wellington")).loc;
+    REQUIRE(wl.is_hex());
+    std::vector<int> peninsula;
+    for (int i : st.stack(wl))
+        if (g.def->counter_types[static_cast<size_t>(st.piece(i).type)].category == "unit") peninsula.push_back(i);
+    REQUIRE(peninsula.size() >= 2);
+    const auto bordeaux = *g.def->map.parse_label("5929");
+    for (int j : std::vector<int>(st.stack(core::Location::at(bordeaux)))) st.move_piece(j, core::Location::nowhere());
+    // hexes that are no city (7.7: a held city counts on its own) and empty
+    const int city = g.def->map.feature_index("city");
+    auto plain = [&](hex::Hex h) {
+        const auto* hd = g.def->map.find(h);
+        return hd && std::find(hd->features.begin(), hd->features.end(), city) == hd->features.end() &&
+               st.stack(core::Location::at(h)).empty();
+    };
+    auto gain = [&](const core::GameState& x, const core::GameState& y) {
+        return ai::evaluate(y, "coalition").objectives - ai::evaluate(x, "coalition").objectives;
+    };
+    auto moved = [&](const core::GameState& x, hex::Hex to) {
+        core::GameState y = x;
+        for (int u : peninsula) y.move_piece(u, core::Location::at(to));
+        y.move_piece(y.find_piece("wellington"), core::Location::at(to));
+        return y;
+    };
+    // Bordeaux not held: a march of a hex changes what the units are worth (every hex counts)
+    std::optional<hex::Hex> from, to;
+    for (const hex::Hex& a : hex::neighbours(wl.hex))
+        for (const hex::Hex& b : hex::neighbours(a))
+            if (!from && plain(a) && plain(b) && b != wl.hex && gain(moved(st, a), moved(st, b)) > 1) {
+                from = a;
+                to = b;
+            }
+    REQUIRE(from);
+    st = moved(st, *from);
+    core::GameState marched = moved(st, *to);
+    // a Coalition unit of another army in Bordeaux: 14.4's "one of" is held
+    int holder = -1;
+    for (const auto& cs : coalition_stacks(g, st))
+        if (cs.loc.hex != *from && !cs.units.empty() && holder < 0) holder = cs.units[0];
+    REQUIRE(holder >= 0);
+    core::GameState held = st, held_marched = marched;
+    held.move_piece(holder, core::Location::at(bordeaux));
+    held_marched.move_piece(holder, core::Location::at(bordeaux));
+    // the units' march counts no more (what is left is the lead towards Paris, 14.4, which a
+    // unit of any army may give)
+    const double free_gain = gain(st, marched), held_gain = gain(held, held_marched);
+    INFO("march gain " << free_gain << " with Bordeaux free, " << held_gain << " held");
+    CHECK(held_gain < free_gain - 100);
+    // and a train is worth less to the stack: its march gains nothing more (7.3)
+    const std::string at = g.def->map.label(*from);
+    CHECK(ai::stack_potential(held, "coalition", at) < ai::stack_potential(st, "coalition", at));
+}
+
+TEST_CASE("10.1, 11.19: a Coalition stack next to an enemy stack of disrupted units only is worth part of what its attack would take", "[ai]") {
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 8);
+    const int fr = g.def->side_index("french");
+    auto of_of = [&](int piece) { return g.def->counter_types[static_cast<size_t>(st.piece(piece).type)].stats.at("of2").as_int() / 2.0; };
+    // a Coalition stack with a Commander and an OF of at least 4 (kProspectOf)
+    std::string cmd;
+    std::vector<int> units;
+    double of = 0;
+    for (const auto& cs : coalition_stacks(g, st)) {
+        double sum = 0;
+        for (int u : cs.units) sum += of_of(u);
+        if (cmd.empty() && !cs.commander.empty() && sum >= 4) {
+            cmd = cs.commander;
+            units = cs.units;
+            of = sum;
+        }
+    }
+    REQUIRE_FALSE(cmd.empty());
+    // an empty hex and a neighbour across no river or other hexside, away from other pieces
+    std::optional<hex::Hex> at, next;
+    for (const auto& hd : g.def->map.hexes) {
+        if (at) break;
+        if (!st.stack(core::Location::at(hd.hex)).empty()) continue;
+        for (int dir = 0; dir < 6 && !at; ++dir) {
+            const hex::Hex n = hex::neighbour(hd.hex, dir);
+            if (!g.def->map.find(n) || !st.stack(core::Location::at(n)).empty()) continue;
+            const auto* side = g.def->map.find_side(hex::hexside(hd.hex, dir));
+            if (side && !side->types.empty()) continue;
+            bool lonely = true;
+            for (const hex::Hex& m : hex::neighbours(hd.hex))
+                if (m != n && !st.stack(core::Location::at(m)).empty()) lonely = false;
+            for (const hex::Hex& m : hex::neighbours(n))
+                if (m != hd.hex && !st.stack(core::Location::at(m)).empty()) lonely = false;
+            if (lonely) {
+                at = hd.hex;
+                next = n;
+            }
+        }
+    }
+    REQUIRE(at);
+    const double base = ai::evaluate(st, "coalition").prospects;  // the other stacks' (set-up)
+    place_stack(st, cmd, units, *at);
+    const double placed = ai::evaluate(st, "coalition").prospects;
+    // one French line unit with an OF of 1-2 (no garrison), disrupted (11.19: its FDV is one die)
+    int enemy = -1;
+    for (size_t i = 0; i < st.pieces().size() && enemy < 0; ++i) {
+        const auto& pc = st.pieces()[i];
+        const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+        if (pc.owner == fr && pc.loc.is_hex() && ct.category == "unit" && ct.stats.count("of2") && ct.stats.at("of2").as_int() >= 2 &&
+            ct.stats.at("of2").as_int() <= 4 && !(ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 1))
+            enemy = static_cast<int>(i);
+    }
+    REQUIRE(enemy >= 0);
+    const double before_enemy = [&] {
+        core::GameState x = st;
+        x.move_piece(enemy, core::Location::nowhere());
+        return ai::evaluate(x, "coalition").prospects;
+    }();
+    st.move_piece(enemy, core::Location::at(*next));
+    st.set_face(enemy, 1);
+    INFO("attacking OF " << of << ", base " << base << ", placed " << placed);
+    const auto e = ai::evaluate(st, "coalition");
+    CHECK(e.prospects > before_enemy + 1);
+    CHECK(ai::evaluate(st, "french").prospects == Approx(-e.prospects));
+    // undisrupted, and more than a third of the stack's OF: no attack to count on
+    st.set_face(enemy, 0);
+    if (of < 3 * of_of(enemy)) CHECK(ai::evaluate(st, "coalition").prospects == Approx(before_enemy));
+    // nor with a disrupted unit in the attacking stack (10.1: all its units must be in good order)
+    st.set_face(enemy, 1);
+    st.set_face(units[0], 1);
+    CHECK(ai::evaluate(st, "coalition").prospects == Approx(before_enemy));
+}
+
 TEST_CASE("6.2, 8.4: a Coalition stack leaving a French city may leave its weakest unit to hold it", "[ai]") {
     Game g = load_1814();
     // the Coalition's first move of a game (seed 5): its stack (with its train, 7.3; four units)
@@ -1385,3 +1516,5 @@ TEST_CASE("depot_value answers without the rules or a supply field (no field kno
         CHECK(v < 1000);
     }
 }
+#include "/work/s16/probe_tl.inc"
+#include "/work/s16/probe_near.inc"
