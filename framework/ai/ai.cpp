@@ -93,7 +93,6 @@ void add(Evaluation& sum, const Evaluation& e, double w) {
     sum.objectives += w * e.objectives;
     sum.cities += w * e.cities;
     sum.napoleon += w * e.napoleon;
-    sum.prospects += w * e.prospects;
     sum.trains += w * e.trains;
     sum.command += w * e.command;
     sum.supply += w * e.supply;
@@ -487,8 +486,7 @@ std::string changes(const Evaluation& before, const Evaluation& after) {
         {"material", after.material - before.material},   {"objectives", after.objectives - before.objectives},
         {"cities", after.cities - before.cities},         {"napoleon", after.napoleon - before.napoleon},
         {"trains", after.trains - before.trains},         {"command", after.command - before.command},
-        {"supply", after.supply - before.supply},         {"length", after.length - before.length},
-        {"prospects", after.prospects - before.prospects}};
+        {"supply", after.supply - before.supply},         {"length", after.length - before.length}};
     std::vector<std::pair<const char*, double>> v;
     for (const auto& x : d)
         if (std::fabs(x.second) >= 0.5) v.push_back(x);

@@ -52,7 +52,6 @@ void set_debug_stream(std::ostream* out);
 struct Evaluation {
     double total = 0, material = 0, objectives = 0, cities = 0, napoleon = 0, trains = 0, command = 0, supply = 0;
     double length = 0;  // 14.12: the game shortened by Bernadotte's crossing (1814)
-    double prospects = 0;  // the attacker's attacks to come (10-11): beaten enemy stacks next to it
     std::string describe() const;
 };
 Evaluation evaluate(const core::GameState& s, const std::string& role);

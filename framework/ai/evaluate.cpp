@@ -55,7 +55,6 @@ struct Profile {
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
     int forage_type = -1;                      // the forage marker's counter type
     int combat_phase = -1;                     // the phase "combat" (10-11), if the module has one
-    std::set<std::int64_t> river_sides;        // packed hexsides with a river, bridged or not (11.4)
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -129,10 +128,6 @@ const Profile& profile(const core::ModuleDef& d) {
     for (size_t i = 0; i < d.phases.size(); ++i)
         if (d.phases[i].id == "combat") p.combat_phase = static_cast<int>(i);
     p.forage_type = d.counter_type_index("forage");
-    for (const char* kind : {"river", "bridge"})
-        if (const int ti = d.map.hexside_type_index(kind); ti >= 0)
-            for (const auto& hs : d.map.hexsides)
-                if (std::find(hs.types.begin(), hs.types.end(), ti) != hs.types.end()) p.river_sides.insert(hex::pack(hs.key));
     if (d.id == "napoleon_1814") {
         p.east_of_rhine = d.map.region("east_of_rhine");
         p.attacker = "coalition";
@@ -179,8 +174,6 @@ int dist_to(const Objective& o, hex::Hex h) {
 constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per hex nearer its objective
 constexpr double kOutOfSupply = 10.0;     // per unit (x (1 + OF/2)), doubled when already disrupted
 constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
-constexpr double kProspectOf = 4.0;      // an attacking stack's OF that beats a disrupted stack (FDV one die)
-constexpr double kProspectShare = 0.4;   // of the enemy's material, for an attack still to be made
 constexpr double kFrontierCity = 8.0;     // per hex a held city lies beyond the depot net (7.7)
 // 14.4 asks for one unit in Paris and one in Bordeaux or Marseilles, not for the whole army: the
 // attacker's leading unit towards Paris, and its leading unit towards the nearer southern city,
@@ -262,60 +255,6 @@ bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
     for (int j : s.stack(at))
         if (s.piece(j).type == p.forage_type) return true;
     return false;
-}
-
-// The attacker's attacks to come (10-11): an enemy stack next to a stack of the attacker that can
-// beat it in the combat phase is worth part of its material. The static evaluation otherwise
-// sees no reason to march up to a beaten enemy, and an enemy stack on the road stops a march
-// (8.4: no entering its hex): on seed 174220 Wellington's army stood at the Spanish border from
-// Turn 4 to Turn 8 behind Soult's stacks, every unit of them disrupted.
-// Counted: an attacking stack with no disrupted unit (10.1) and no forage marker, whose combat
-// units' OF (halved across a river, 11.4) is at least kProspectOf against an enemy stack of
-// disrupted units only (11.19: its FDV is one die), or three times the enemy's OF; the enemy's
-// material (as `material` counts it) times kProspectShare (the order test, 10.2, and the
-// enemy's move first).
-double attack_prospects(const core::GameState& s, const Profile& p, int att_idx) {
-    double total = 0;
-    for (const auto& [loc, ids] : s.stacks()) {
-        if (!loc.is_hex()) continue;
-        double enemy_of = 0, enemy_material = 0;
-        bool enemy_units = false, all_disrupted = true;
-        for (int i : ids) {
-            const auto& pc = s.piece(i);
-            const size_t t = static_cast<size_t>(pc.type);
-            if (pc.owner < 0 || pc.owner == att_idx || !p.unit[t]) continue;
-            enemy_units = true;
-            const bool dis = pc.face == p.disrupted_face_of_unit;
-            if (!dis) {
-                all_disrupted = false;
-                enemy_of += p.of2[t] / 2.0;
-            }
-            enemy_material += 3.0 * (p.of2[t] * (dis ? 0.6 : 1.0) + 1.0);
-        }
-        if (!enemy_units) continue;
-        double best = 0;  // the strongest attacker's stack next to it
-        for (int dir = 0; dir < 6; ++dir) {
-            const hex::Hex n = hex::neighbour(loc.hex, dir);
-            double of = 0;
-            bool ok = true;
-            for (int i : s.stack(core::Location::at(n))) {
-                const auto& pc = s.piece(i);
-                const size_t t = static_cast<size_t>(pc.type);
-                if (pc.owner != att_idx) continue;
-                if (p.forage_type >= 0 && pc.type == p.forage_type) ok = false;
-                if (!p.unit[t]) continue;
-                if (pc.face == p.disrupted_face_of_unit) ok = false;
-                of += p.of2[t] / 2.0;
-            }
-            if (!ok || of == 0) continue;
-            if (p.river_sides.count(hex::pack(hex::hexside(loc.hex, dir)))) of /= 2;
-            best = std::max(best, of);
-        }
-        if (best == 0) continue;
-        if ((all_disrupted && best >= kProspectOf) || (!all_disrupted && best >= 3 * enemy_of))
-            total += kProspectShare * enemy_material;
-    }
-    return total;
 }
 
 // Whether `h` is one of the attacker's objectives (14.4: Paris, Bordeaux, Marseilles).
@@ -591,9 +530,9 @@ std::pair<std::uint64_t, std::uint64_t> supply_cache_stats() { return {g_supply_
 double supply_trace_seconds() { return g_supply_seconds; }
 
 std::string Evaluation::describe() const {
-    char buf[280];
-    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f + command %.1f + supply %.1f + length %.1f + prospects %.1f",
-                  total, material, objectives, cities, napoleon, trains, command, supply, length, prospects);
+    char buf[240];
+    std::snprintf(buf, sizeof buf, "total %.1f = material %.1f + objectives %.1f + cities %.1f + napoleon %.1f + trains %.1f + command %.1f + supply %.1f + length %.1f",
+                  total, material, objectives, cities, napoleon, trains, command, supply, length);
     return buf;
 }
 
@@ -881,10 +820,6 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         }
         if (!escorted && att_idx >= 0) nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
     }
-    if (att_idx >= 0 && !p.objectives.empty()) {
-        const double pr = attack_prospects(s, p, att_idx);
-        e.prospects = att_idx == role_idx ? pr : -pr;
-    }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
     // marker unless it has a Supply Train, and is out of supply on a die <= its units: valued at
     // that chance (stacks on a city with their depot neither forage nor count).
@@ -927,7 +862,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     e.cities = sign * cities_att;
     e.napoleon = -sign * nap;
     e.material *= 3.0;
-    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains + e.command + e.supply + e.length + e.prospects;
+    e.total = e.material + e.objectives + e.cities + e.napoleon + e.trains + e.command + e.supply + e.length;
     return e;
 }
 
