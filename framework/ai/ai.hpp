@@ -165,6 +165,9 @@ double march_attrition_chance(const core::GameState& g, int hexes);
 
 // The side that won, from the game's result text ("The Coalition wins ..."); empty if none.
 std::string winner_of(const core::ModuleDef& def, const std::string& result);
+// How a game ended, for tallies: the result text before its first ':' and the rule cited in its
+// last parentheses, e.g. "The Coalition wins (14.4, 11.20)" (turn numbers and places dropped).
+std::string result_kind(const std::string& result);
 
 class AiBot : public session::Bot {
 public:

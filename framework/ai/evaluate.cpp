@@ -536,6 +536,14 @@ std::string Evaluation::describe() const {
     return buf;
 }
 
+std::string result_kind(const std::string& result) {
+    std::string kind = result.substr(0, result.find(':'));
+    const size_t open = result.rfind('(');
+    if (open != std::string::npos && !result.empty() && result.back() == ')' && open > kind.size())
+        kind += " " + result.substr(open);
+    return kind;
+}
+
 std::string winner_of(const core::ModuleDef& def, const std::string& result) {
     if (result.empty()) return {};
     std::string low = result;

@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
         if (only_side != "both" && only_side != side.id) continue;
         int wins = 0, losses = 0, other = 0;
         double turns = 0;
+        std::map<std::string, int> endings;  // how the games ended (ai::result_kind)
         for (int g = 0; g < games; ++g) {
             const std::uint64_t gs = seed + static_cast<std::uint64_t>(g) * 7919;
             session::Setup setup;
@@ -163,6 +164,7 @@ int main(int argc, char** argv) {
             else if (!w.empty()) ++losses;
             else ++other;
             turns += s.state().turn;
+            ++endings[s.over() ? ai::result_kind(s.state().result) : "unfinished"];
             const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
             cpu_total += cpu;
@@ -178,6 +180,9 @@ int main(int argc, char** argv) {
         std::printf("%-8s as %-10s: won %3d/%-3d = %5.1f%%  95%% CI [%5.1f%%, %5.1f%%]  avg length %.1f turns\n",
                     a.c_str(), side.id.c_str(), wins, n, 100.0 * wins / std::max(1, n), 100 * lo,
                     100 * hi, turns / std::max(1, n));
+        std::string how;
+        for (const auto& [kind, count] : endings) how += (how.empty() ? "" : "; ") + std::to_string(count) + " x " + kind;
+        if (!how.empty()) std::printf("    how they ended: %s\n", how.c_str());
     }
     if (games_total > 0) std::printf("CPU per game (both bots and the rules): %.1f s on average\n", cpu_total / games_total);
     if (!all_times.empty()) {

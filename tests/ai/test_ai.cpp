@@ -125,6 +125,16 @@ TEST_CASE("winner_of reads the side from the result text", "[ai]") {
     CHECK(ai::winner_of(*g.def, "") == "");
 }
 
+TEST_CASE("result_kind groups results by who won and the rule that decided it (14.4, 11.20)", "[ai]") {
+    CHECK(ai::result_kind("The Coalition wins: it holds Paris and Bordeaux at the end of Turn 11 (14.4)") ==
+          "The Coalition wins (14.4)");
+    CHECK(ai::result_kind("The Coalition wins: it holds Paris and Marseilles at the end of Turn 9 (14.4)") ==
+          "The Coalition wins (14.4)");
+    CHECK(ai::result_kind("The Coalition wins: Napoleon was killed or captured (14.4, 11.20)") == "The Coalition wins (14.4, 11.20)");
+    CHECK(ai::result_kind("Draw") == "Draw");
+    CHECK(ai::result_kind("") == "");
+}
+
 TEST_CASE("the AI is deterministic for a seed and plays legal actions", "[ai]") {
     Game g = load_1814();
     session::Setup setup;
