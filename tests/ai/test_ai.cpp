@@ -1452,5 +1452,3 @@ TEST_CASE("depot_value answers without the rules or a supply field (no field kno
         CHECK(v < 1000);
     }
 }
-#include "/work/s16/probe_tl.inc"
-#include "/work/s16/probe_near.inc"
