@@ -232,6 +232,14 @@ bool capital_short(const core::GameState& s, const Profile& p, int side) {
     return other;
 }
 
+// Each side's depots on the map (7.7), appended to `out` (side index -> hexes).
+void add_depot_hexes(const core::GameState& s, const Profile& p, std::map<int, std::vector<hex::Hex>>& out) {
+    for (const auto& pc : s.pieces())
+        if (pc.owner >= 0 && pc.loc.is_hex() && p.depot_face[static_cast<size_t>(pc.type)] >= 0 &&
+            pc.face == p.depot_face[static_cast<size_t>(pc.type)])
+            out[pc.owner].push_back(pc.loc.hex);
+}
+
 // 14.4 asks for Paris and one of Bordeaux or Marseilles: whether `side` holds one of the others.
 bool holds_other_objective(const core::GameState& s, const Profile& p, int side) {
     if (side < 0) return false;
@@ -393,8 +401,7 @@ struct SupplyRoot {
 thread_local SupplyRoot g_root;
 // While a depot of the attacker's is converted or removed (7.1, 7.2): the depots it had before,
 // which the frontier term keeps measuring from (set_frontier_depots)
-thread_local std::map<int, std::vector<hex::Hex>> g_frontier_depots;
-thread_local bool g_depots_changing = false;
+thread_local std::optional<std::map<int, std::vector<hex::Hex>>> g_frontier_depots;
 thread_local bool g_exact = false;
 // Combats can open the attacker's supply routes (6.2: no route through an enemy stack): while
 // set (set_field_tracing), evaluate() traces the attacker's supply field of each position it
@@ -468,14 +475,10 @@ void set_feature_rules(script::RulesHost* rules) {
 void set_depot_plan(const DepotPlan* plan) { g_plan = plan; }
 
 void set_frontier_depots(const core::GameState* before) {
-    g_frontier_depots.clear();
-    g_depots_changing = before != nullptr;
+    g_frontier_depots.reset();
     if (!before) return;
-    const Profile& p = profile(before->def());
-    for (const auto& pc : before->pieces())
-        if (pc.owner >= 0 && pc.loc.is_hex() && p.depot_face[static_cast<size_t>(pc.type)] >= 0 &&
-            pc.face == p.depot_face[static_cast<size_t>(pc.type)])
-            g_frontier_depots[pc.owner].push_back(pc.loc.hex);
+    g_frontier_depots.emplace();
+    add_depot_hexes(*before, profile(before->def()), *g_frontier_depots);
 }
 
 void set_site_memo(SiteMemo* memo) { g_site_memo = memo; }
@@ -539,7 +542,7 @@ std::string Evaluation::describe() const {
 std::string result_kind(const std::string& result) {
     std::string kind = result.substr(0, result.find(':'));
     const size_t open = result.rfind('(');
-    if (open != std::string::npos && !result.empty() && result.back() == ')' && open > kind.size())
+    if (open != std::string::npos && open > kind.size() && result.back() == ')')
         kind += " " + result.substr(open);
     return kind;
 }
@@ -620,10 +623,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // Winter) of one of its side's depots or Ultimate Supply Sources (terrain, enemy units and
     // depot chains are ignored: a cheap stand-in for the rules' trace).
     std::map<int, std::vector<hex::Hex>> sources = p.uss;
-    for (const auto& pc : s.pieces())
-        if (pc.owner >= 0 && pc.loc.is_hex() && p.depot_face[static_cast<size_t>(pc.type)] >= 0 &&
-            pc.face == p.depot_face[static_cast<size_t>(pc.type)])
-            sources[pc.owner].push_back(pc.loc.hex);
+    add_depot_hexes(s, p, sources);
     const int range = winter(s) ? 3 : 5;
     // 6.4 strikes at the next Turn's supply phase: a unit out of supply at the end of the last
     // Turn loses nothing. Before that, a unit disrupted at the start of the last Turn can neither
@@ -708,14 +708,15 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
                 int frontier = 99;
                 for (const hex::Hex& src : sources[att_idx]) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
-                if (auto f = g_frontier_depots.find(att_idx); f != g_frontier_depots.end())
-                    for (const hex::Hex& src : f->second) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
+                if (g_frontier_depots)
+                    if (auto f = g_frontier_depots->find(att_idx); f != g_frontier_depots->end())
+                        for (const hex::Hex& src : f->second) frontier = std::min(frontier, dist_to(p.objectives[oi], src));
                 best = std::max(best, static_cast<double>(std::min(5, frontier - dist_to(p.objectives[oi], c))));
             }
             obj_att += kFrontierCity * best;
         }
     }
-    if (att_idx >= 0 && !p.objectives.empty() && (g_root.set || g_feature_rules) && !g_depots_changing) {
+    if (att_idx >= 0 && !p.objectives.empty() && (g_root.set || g_feature_rules) && !g_frontier_depots) {
         // a city held where a depot would carry the supply field nearer the objectives (7.7-7.8)
         // (not while a depot is converted: the stacks stand still, and a depot given up would
         // make its own city such a site)
@@ -1269,9 +1270,8 @@ double depot_chain_loss(script::RulesHost* rules, const core::GameState& g, cons
     // and the reach of the supply field it carried (the same kLeadPerHex a depot's making earns
     // by field_lead_gain): a stack beyond the field's edge can neither take a train (7.3) nor
     // stay in supply (6.4)
-    const std::vector<int> field_before = field_leads(p, side, &g), field_after = field_leads(p, side, &c);
-    if (!field_before.empty() && field_after.size() == field_before.size())
-        loss += std::max(0.0, lead_value(p, field_before) - lead_value(p, field_after));
+    // (what field_lead_gain credits the depot with, from the position without it)
+    loss += field_lead_gain(c, p, side, role, *h, &g);
     return loss;
 }
 

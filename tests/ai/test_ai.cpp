@@ -1222,7 +1222,10 @@ TEST_CASE("6.2, 8.4: a Coalition stack leaving a French city may leave its weake
         const auto to = *g.def->map.parse_label(city);
         for (int j : std::vector<int>(st.stack(core::Location::at(to)))) st.move_piece(j, core::Location::nowhere());
         for (int j : std::vector<int>(st.stack(core::Location::at(*g.def->map.parse_label(from))))) st.move_piece(j, core::Location::at(to));
-        g.rules->apply(st, "coalition", core::Action{"move", {city}});
+        core::Action move;
+        move.kind = "move";
+        move.args = {city};
+        g.rules->apply(st, "coalition", move);
         REQUIRE(st.decision.step == "movement.stack");
         out = st;
         acts = g.rules->actions(st, "coalition");
