@@ -681,6 +681,14 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             const bool lost = pc.loc.is_box() && pc.loc.box == p.eliminated_box;
             if (pc.owner == att_idx && !p.objectives.empty())
                 obj_att -= kObjectivePerHex * (lost ? 12 : 30) * (0.5 + p.of2[t] / 8.0);
+            // 6.4: a unit eliminated is at least as lost as one disrupted and out of supply, so it
+            // carries that unit's supply cost too; otherwise destroying a starving enemy stack
+            // looked worse than leaving it to starve (seed 142544: Wellington never attacked
+            // Soult's disrupted stacks at Bayonne, -195 supply against +26 material)
+            if (lost && !p.deemed_supplied[t]) {
+                const double w = supply_scale * kOutOfSupply * (1.0 + p.of2[t] / 4.0) * 2.0;
+                e.supply += pc.owner == role_idx ? -w : w;
+            }
             continue;
         }
         const double v = p.of2[t] * (pc.face == p.disrupted_face_of_unit ? 0.6 : 1.0) + 1.0;

@@ -725,6 +725,48 @@ TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, a
     }
 }
 
+TEST_CASE("6.4, 11.18: destroying a starving enemy stack is worth more than leaving it to starve", "[ai]") {
+    // Seed 142544: Wellington's army stood at the Spanish border from Turn 4 to Turn 12 beside
+    // Soult's stacks, disrupted and out of supply, and never attacked them: eliminating a unit
+    // took its out-of-supply cost (6.4) off the evaluation and gave back only its material.
+    Game g = load_1814();
+    for (int turn : {5, 9}) {
+        Front f = front_position(g, turn);
+        const int fr = g.def->side_index("french");
+        int eliminated = -1;
+        for (size_t b = 0; b < g.def->map.boxes.size(); ++b)
+            if (g.def->map.boxes[b].id == "eliminated") eliminated = static_cast<int>(b);
+        std::vector<int> french;
+        for (int i = 0; i < f.st.piece_count() && french.size() < 3; ++i) {
+            const auto& pc = f.st.piece(i);
+            const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+            const auto garrison = ct.stats.find("garrison");
+            if (pc.owner != fr || !pc.loc.is_hex() || ct.category != "unit" ||
+                (garrison != ct.stats.end() && garrison->second.is_int() && garrison->second.as_int() == 1))
+                continue;
+            french.push_back(i);
+        }
+        REQUIRE(french.size() == 3);
+        // a French stack east of the Rhine, far beyond any French depot or source: out of supply
+        const int disrupted = g.def->counter_types[static_cast<size_t>(f.st.piece(french[0]).type)].face_index("disrupted");
+        REQUIRE(disrupted > 0);
+        core::GameState starving = f.st;
+        for (int i : french) {
+            starving.move_piece(i, core::Location::at(*g.def->map.parse_label("4214")));
+            starving.set_face(i, disrupted);
+        }
+        core::GameState destroyed = starving;
+        for (int i : french) destroyed.move_piece(i, core::Location::in_box(eliminated));
+        INFO("turn " << turn);
+        const ai::Evaluation a = ai::evaluate(starving, "coalition"), b = ai::evaluate(destroyed, "coalition");
+        CHECK(a.supply > ai::evaluate(f.st, "coalition").supply);  // the starving stack is counted out of supply
+        CHECK(b.total > a.total);
+        CHECK(b.material > a.material);
+        // and the French see it the other way round
+        CHECK(ai::evaluate(destroyed, "french").total < ai::evaluate(starving, "french").total);
+    }
+}
+
 namespace {
 // The rules' own supply field of `side` (rules.ai_supply_field): its nearest hex to `target`.
 int field_reach(Game& g, const core::GameState& st, const std::string& side, const std::string& target) {
