@@ -440,10 +440,13 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 const bool hunt = nap_alone && a.kind == "to" && dest == nap;
                 if (a.kind == "to" && !rush && !hunt && forced_march(a)) continue;
                 if (a.kind == "to" && !seen.insert((n.holder ? "h" : "") + dest).second) continue;
-                Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1, n.holder};
+                // 8.6: a hex entered as a reconnaissance in force counts as two for march attrition
+                const int hexes = a.kind == "to" ? hexes_in_label(a.label) : n.hexes >= 0 ? n.hexes + 2 : -1;
+                Node c{n.g, n.first == acts.size() ? i : n.first, hexes, n.holder};
                 --budget;
                 try {
                     rules_->apply(c.g, role, a);
+                    if (a.kind == "recon") settle(c.g, role, budget);
                     // the step overran Napoleon (8.9: entered or passed through his hex)
                     if (nap_piece >= 0 && a.kind == "to" &&
                         (!(c.g.piece(nap_piece).loc == n.g.piece(nap_piece).loc) || c.g.decision.role != role)) {
@@ -463,6 +466,21 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         }
     }
     return plan;
+}
+
+// 8.5: the enemy's answer to a reconnaissance in force (withdraw or hold, the dice, the hit) is
+// played out, until the moving stack may go on (or its move has ended), so that the planner judges
+// the position after it. Unsettled, the position before the answer looked as good as ending the
+// move there with no march attrition at all (seed 15840, Turn 2: the Guard, 3 hexes marched in
+// Winter, went on to a reconnaissance into Mainz; 5 hexes of attrition cost two of its units, and
+// the rest sat in Mainz out of supply for the rest of the game).
+void AiBot::settle(core::GameState& g, const std::string& role, int& budget) {
+    for (int n = 0; n < p_.rollout_steps && budget > 0; ++n) {
+        if (!g.result.empty() || g.decision.role.empty()) return;
+        if (g.decision.role == role && g.decision.step == "movement.stack") return;
+        if (!continues_procedure(g.decision.step)) return;
+        if (greedy(g, g.decision.role, budget).empty()) return;
+    }
 }
 
 void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,

@@ -208,6 +208,9 @@ private:
                           int& budget, std::vector<double>* chances = nullptr);
     void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
                  int& budget);
+    // plays out the other side's answer to a reconnaissance in force (8.5) until `role`'s move
+    // goes on or has ended
+    void settle(core::GameState& g, const std::string& role, int& budget);
     std::string greedy(core::GameState& g, const std::string& who, int& budget);
 
     Level level_;

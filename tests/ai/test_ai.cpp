@@ -725,6 +725,43 @@ TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, a
     }
 }
 
+TEST_CASE("8.5, 8.6: the move planner judges a reconnaissance in force after the enemy's answer, its hex counted twice for attrition", "[ai]") {
+    // Random games (seeds 18, 21 and 58) to a Coalition stack in Winter that has marched 3 hexes
+    // and may go on with a reconnaissance in force: that would make 5 hexes of march attrition
+    // (8.6: a hex entered so counts as two). Judged before the enemy answered, the position looked
+    // as good as ending the move with no attrition at all, and the planner took the reconnaissance
+    // (seed 15840: the Guard lost two units that way and sat in Mainz out of supply all game).
+    Game g = load_1814();
+    int found = 0;
+    for (std::uint64_t seed : {18u, 21u, 58u}) {
+        auto s = start_1814(g, seed);
+        session::RandomBot rb(seed * 7 + 1);
+        for (int i = 0; i < 3000 && !s.over() && s.state().turn <= 6; ++i) {
+            const std::string role = s.decider();
+            if (role == "coalition" && s.state().decision.step == "movement.stack") {
+                bool recon = false;
+                int used = 99;
+                for (const auto& a : s.actions(role)) {
+                    if (a.kind == "recon") recon = true;
+                    if (a.kind == "to")  // "Go to 4822 (4 hexes, forced march)": 3 used
+                        if (auto o = a.label.find('('); o != std::string::npos) used = std::min(used, std::atoi(a.label.c_str() + o + 1) - 1);
+                }
+                if (recon && used == 3) {
+                    ++found;
+                    ai::AiBot bot(ai::Level::Normal, seed);
+                    const std::string chosen = bot.choose(s, role);
+                    INFO("seed " << seed << ": " << bot.explain());
+                    CHECK(chosen.rfind("recon", 0) != 0);
+                    CHECK(bot.explain().find("no term changes") == std::string::npos);
+                    break;
+                }
+            }
+            REQUIRE(s.apply(role, rb.choose(s, role)).ok);
+        }
+    }
+    CHECK(found == 3);
+}
+
 TEST_CASE("6.4, 11.18: destroying a starving enemy stack is worth more than leaving it to starve", "[ai]") {
     // Seed 142544: Wellington's army stood at the Spanish border from Turn 4 to Turn 12 beside
     // Soult's stacks, disrupted and out of supply, and never attacked them: eliminating a unit
