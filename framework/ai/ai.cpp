@@ -234,15 +234,7 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     }
     if (acts.empty()) return {};
     const std::string step = g.decision.step;
-    std::vector<double> chances;
-    if (const int cc = order_test_choice(g, who, acts, budget, order_chance_ ? &chances : nullptr); cc >= 0) {
-        if (order_chance_) {
-            // the attack being judged: played on as if the order test passed (a 6 passes when
-            // anything does), its value weighed by the chance (AiBot::score)
-            *order_chance_ = chances[static_cast<size_t>(cc)];
-            if (*order_chance_ > 0) g.forced_dice = {6};
-            order_chance_ = nullptr;
-        }
+    if (const int cc = order_test_choice(g, who, acts, budget); cc >= 0) {
         try {
             rules_->apply(g, who, acts[static_cast<size_t>(cc)]);
         } catch (const std::exception&) {
@@ -528,31 +520,16 @@ std::string changes(const Evaluation& before, const Evaluation& after) {
 
 Evaluation AiBot::score(const core::GameState& base, const std::string& role, const core::Action& a,
                         int sample, int& budget) {
-    // 10.2: an attack ordered goes ahead only on its order test; judged on one sample of that die,
-    // every attack of a decision looked like passing whenever the sample was a 1 (the samples share
-    // their dice). The attack is played on as if the test passed and weighed by its chance; a
-    // failed test leaves the position as it was.
-    const bool attack = base.decision.step == "combat.order" && a.kind == "attack" && p_.lookahead;
     auto once = [&](int forced_face) {
         core::GameState g = base;
         g.rng.restore(base.rng.state() + static_cast<std::uint64_t>(sample) * 0x9e3779b97f4a7c15ull,
                       base.rng.inc());
         if (forced_face > 0) g.forced_dice = {forced_face};
         --budget;
-        double chance = -1;
-        struct ChanceGuard {
-            double*& slot;
-            ~ChanceGuard() { slot = nullptr; }
-        } chance_guard{order_chance_};
-        if (attack) order_chance_ = &chance;
         rules_->apply(g, role, a);  // throws when the determinized state disagrees
         // the forced face stays for the die thrown when the move ends, later in the rollout
         if (p_.lookahead) rollout(g, role, base.decision.step, budget);
-        if (chance < 0 || chance >= 1) return evaluate(g, role);
-        Evaluation mixed;
-        add(mixed, evaluate(g, role), chance);
-        add(mixed, evaluate(base, role), 1.0 - chance);
-        return mixed;
+        return evaluate(g, role);
     };
     if (!attrition_risk(a, base.decision.step)) return once(0);
     // each face gets its own share of the budget, so late faces are still played to the end

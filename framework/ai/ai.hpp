@@ -230,9 +230,6 @@ private:
     std::string cycle_run_;
     std::set<std::size_t> cycle_seen_;
     DepotPlan plan_;  // the attacker's depot plan (re-made when the Turn or its depots change)
-    // while an attack is judged (score): where the rollout's order test (10.2) reports the chance
-    // of the Combat Commands it chose; the test is then played as passed
-    double* order_chance_ = nullptr;
     SiteMemo site_memo_;
 };
 

@@ -725,36 +725,6 @@ TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, a
     }
 }
 
-TEST_CASE("10.2: an attack is judged as if its order test passed, weighed by the test's chance", "[ai]") {
-    // Random games (seeds 2 and 3) to the Coalition's first attack order on Turn 4 or later. The
-    // candidates of a decision share their dice samples: judged on one sample of the order test,
-    // every attack looked like passing whenever that die was a 1, and bots of different seeds
-    // ordered the same good attack 2 to 8 times in 12. Weighed by the test's chance, the choice
-    // no longer hangs on that die.
-    Game g = load_1814();
-    for (std::uint64_t seed : {2u, 3u}) {
-        auto s = start_1814(g, seed);
-        session::RandomBot rb(seed * 7 + 1);
-        bool found = false;
-        for (int i = 0; i < 6000 && !s.over() && !found; ++i) {
-            const std::string role = s.decider();
-            if (role == "coalition" && s.state().decision.step == "combat.order" && s.actions(role).size() > 1 && s.state().turn >= 4) {
-                found = true;
-                int attacks = 0;
-                for (std::uint64_t b = 1; b <= 12; ++b) {
-                    ai::AiBot bot(ai::Level::Normal, b);
-                    if (bot.choose(s, role).rfind("attack", 0) == 0) ++attacks;
-                }
-                INFO("seed " << seed << ", Turn " << s.state().turn);
-                CHECK(attacks >= 11);
-                break;
-            }
-            REQUIRE(s.apply(role, rb.choose(s, role)).ok);
-        }
-        CHECK(found);
-    }
-}
-
 TEST_CASE("8.5, 8.6: the move planner judges a reconnaissance in force after the enemy's answer, its hex counted twice for attrition", "[ai]") {
     // Random games (seeds 18, 21 and 58) to a Coalition stack in Winter that has marched 3 hexes
     // and may go on with a reconnaissance in force: that would make 5 hexes of march attrition
