@@ -87,6 +87,16 @@ int hexes_in_label(const std::string& label) {
     return n > 0 ? n : -1;
 }
 
+// 8.6: the hexes a moving stack's march attrition counts so far, as the rules keep them in the
+// movement step's context (`att`: a hex of difficult terrain, or one entered by a reconnaissance
+// in force, counts two); -1 when the module does not say (the labels' hexes then stand in).
+int attrition_hexes(const core::GameState& g) {
+    const core::Value& c = g.decision.context;
+    if (!c.is_object()) return -1;
+    const auto it = c.as_object().find("att");
+    return it != c.as_object().end() && it->second.is_int() ? static_cast<int>(it->second.as_int()) : -1;
+}
+
 void add(Evaluation& sum, const Evaluation& e, double w) {
     sum.total += w * e.total;
     sum.material += w * e.material;
@@ -327,7 +337,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             rules_->apply(c, role, end);
             c.forced_dice.clear();
             int small = 12;  // the attrition victims chosen (movement.attrition)
-            rollout(c, role, "movement.stack", small);
+            rollout(c, small);
             return evaluate(c, role);
         };
         if (p < 0) {  // no table: the mean over the die's faces
@@ -426,7 +436,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 Evaluation ev;
                 double v;
                 try {
-                    v = end_value(n.g, a, n.hexes, ev);
+                    const int att = attrition_hexes(n.g);
+                    v = end_value(n.g, a, att >= 0 ? att : n.hexes, ev);
                 } catch (const std::exception&) {
                     continue;
                 }
@@ -440,13 +451,17 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 const bool hunt = nap_alone && a.kind == "to" && dest == nap;
                 if (a.kind == "to" && !rush && !hunt && forced_march(a)) continue;
                 if (a.kind == "to" && !seen.insert((n.holder ? "h" : "") + dest).second) continue;
-                // 8.6: a hex entered as a reconnaissance in force counts as two for march attrition
-                const int hexes = a.kind == "to" ? hexes_in_label(a.label) : n.hexes >= 0 ? n.hexes + 2 : -1;
-                Node c{n.g, n.first == acts.size() ? i : n.first, hexes, n.holder};
+                Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1, n.holder};
                 --budget;
                 try {
                     rules_->apply(c.g, role, a);
-                    if (a.kind == "recon") settle(c.g, role, budget);
+                    // 8.5: the enemy's answer (withdraw or hold, the dice, the hit) is played out
+                    // until the stack may go on or its move has ended, and the position judged
+                    // after it: before it, the position looked as good as ending the move there
+                    // with no march attrition (seed 15840, Turn 2: the Guard, 3 hexes marched in
+                    // Winter, went on into Mainz; the attrition of 5 hexes eliminated one unit and
+                    // disrupted another, and the stack sat in Mainz out of supply all game)
+                    if (a.kind == "recon") rollout(c.g, budget, role, "movement.stack");
                     // the step overran Napoleon (8.9: entered or passed through his hex)
                     if (nap_piece >= 0 && a.kind == "to" &&
                         (!(c.g.piece(nap_piece).loc == n.g.piece(nap_piece).loc) || c.g.decision.role != role)) {
@@ -468,28 +483,11 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     return plan;
 }
 
-// 8.5: the enemy's answer to a reconnaissance in force (withdraw or hold, the dice, the hit) is
-// played out, until the moving stack may go on (or its move has ended), so that the planner judges
-// the position after it. Unsettled, the position before the answer looked as good as ending the
-// move there with no march attrition at all (seed 15840, Turn 2: the Guard, 3 hexes marched in
-// Winter, went on to a reconnaissance into Mainz; 5 hexes of attrition cost two of its units, and
-// the rest sat in Mainz out of supply for the rest of the game).
-void AiBot::settle(core::GameState& g, const std::string& role, int& budget) {
-    for (int n = 0; n < p_.rollout_steps && budget > 0; ++n) {
-        if (!g.result.empty() || g.decision.role.empty()) return;
-        if (g.decision.role == role && g.decision.step == "movement.stack") return;
-        if (!continues_procedure(g.decision.step)) return;
-        if (greedy(g, g.decision.role, budget).empty()) return;
-    }
-}
-
-void AiBot::rollout(core::GameState& g, const std::string& role, const std::string& start_step,
-                    int& budget) {
-    (void)role;
-    (void)start_step;
+void AiBot::rollout(core::GameState& g, int& budget, const std::string& stop_role, const std::string& stop_step) {
     for (int n = 0; n < p_.rollout_steps; ++n) {
         if (!g.result.empty() || g.decision.role.empty()) return;
         if (!continues_procedure(g.decision.step)) return;
+        if (!stop_role.empty() && g.decision.role == stop_role && g.decision.step == stop_step) return;
         if (budget <= 0) return;
         if (greedy(g, g.decision.role, budget).empty()) return;
     }
@@ -528,7 +526,7 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
         --budget;
         rules_->apply(g, role, a);  // throws when the determinized state disagrees
         // the forced face stays for the die thrown when the move ends, later in the rollout
-        if (p_.lookahead) rollout(g, role, base.decision.step, budget);
+        if (p_.lookahead) rollout(g, budget);
         return evaluate(g, role);
     };
     if (!attrition_risk(a, base.decision.step)) return once(0);

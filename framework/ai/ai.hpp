@@ -206,11 +206,10 @@ private:
     // fewest CCs that reach the best chance. Returns the index in `acts`, -1 if not such a step.
     int order_test_choice(const core::GameState& g, const std::string& role, const std::vector<core::Action>& acts,
                           int& budget, std::vector<double>* chances = nullptr);
-    void rollout(core::GameState& g, const std::string& role, const std::string& start_step,
-                 int& budget);
-    // plays out the other side's answer to a reconnaissance in force (8.5) until `role`'s move
-    // goes on or has ended
-    void settle(core::GameState& g, const std::string& role, int& budget);
+    // Plays the procedure begun on `g` out with the greedy policy, for both sides, up to the next
+    // free choice (or, when given, until `stop_role` is at `stop_step`: a reconnaissance's answer
+    // played out until the moving stack may go on, 8.5).
+    void rollout(core::GameState& g, int& budget, const std::string& stop_role = {}, const std::string& stop_step = {});
     std::string greedy(core::GameState& g, const std::string& who, int& budget);
 
     Level level_;

@@ -657,13 +657,14 @@ namespace {
 struct Front {
     core::GameState st;
     int lead = -1, rear = -1;
+    int eliminated = -1;  // the eliminated units' box
 };
 Front front_position(Game& g, int turn) {
     auto s = start_1814(g, 5);
     Front f{s.state()};
     f.st.turn = turn;
     const int co = g.def->side_index("coalition");
-    int eliminated = -1;
+    int& eliminated = f.eliminated;
     for (size_t b = 0; b < g.def->map.boxes.size(); ++b)
         if (g.def->map.boxes[b].id == "eliminated") eliminated = static_cast<int>(b);
     REQUIRE(eliminated >= 0);
@@ -770,9 +771,6 @@ TEST_CASE("6.4, 11.18: destroying a starving enemy stack is worth more than leav
     for (int turn : {5, 9}) {
         Front f = front_position(g, turn);
         const int fr = g.def->side_index("french");
-        int eliminated = -1;
-        for (size_t b = 0; b < g.def->map.boxes.size(); ++b)
-            if (g.def->map.boxes[b].id == "eliminated") eliminated = static_cast<int>(b);
         std::vector<int> french;
         for (int i = 0; i < f.st.piece_count() && french.size() < 3; ++i) {
             const auto& pc = f.st.piece(i);
@@ -793,7 +791,7 @@ TEST_CASE("6.4, 11.18: destroying a starving enemy stack is worth more than leav
             starving.set_face(i, disrupted);
         }
         core::GameState destroyed = starving;
-        for (int i : french) destroyed.move_piece(i, core::Location::in_box(eliminated));
+        for (int i : french) destroyed.move_piece(i, core::Location::in_box(f.eliminated));
         INFO("turn " << turn);
         const ai::Evaluation a = ai::evaluate(starving, "coalition"), b = ai::evaluate(destroyed, "coalition");
         CHECK(a.supply > ai::evaluate(f.st, "coalition").supply);  // the starving stack is counted out of supply
