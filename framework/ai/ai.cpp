@@ -799,7 +799,13 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // 12.1: commanders' moves are many (every commander to every hex within 3): a cheap prior
     // (what the move does to the `command` term: a stack gaining or losing its only Commander)
     // picks the few worth a full look; Napoleon's moves are always looked at (14.4).
-    std::vector<bool> shortlisted(acts.size(), true);
+    // The candidates to score, in order. The shortlist replaces the cap on candidates: a move late
+    // in the list (a commander of the armies listed last, Napoleon) is looked at as well (seed
+    // 142544, Turn 1: of 248 moves only the first 64 could be scored, so Blucher and Yorck never
+    // moved in 12.1 and the Silesian stacks without a Commander could neither move nor get a train).
+    std::vector<size_t> order(acts.size());
+    for (size_t i = 0; i < acts.size(); ++i) order[i] = i;
+    bool shortlist = false;
     if (step == "commanders.move" && static_cast<int>(acts.size()) > p_.commander_candidates) {
         std::vector<std::pair<double, size_t>> prior;
         for (size_t i = 0; i < acts.size(); ++i) {
@@ -809,15 +815,19 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             prior.push_back({v, i});
         }
         std::sort(prior.begin(), prior.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        std::fill(shortlisted.begin(), shortlisted.end(), false);
-        for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) shortlisted[prior[k].second] = true;
+        order.clear();
+        for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) order.push_back(prior[k].second);
+        shortlist = true;
     }
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
-    const int n_cand = static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
-    for (size_t i = 0; i < acts.size() && !direct && !planned; ++i) {
-        if (futile(acts[i], step) || !shortlisted[i]) continue;
+    const int n_cand = shortlist ? static_cast<int>(order.size())
+                                 : static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
+    for (size_t r = 0; r < order.size() && !direct && !planned; ++r) {
+        const size_t i = order[r];
+        if (futile(acts[i], step)) continue;
         // beyond the cap only the actions that end a repeated choice are still looked at
-        if (static_cast<int>(i) >= p_.max_candidates && !stops_here(acts[i])) continue;
+        if (!shortlist && static_cast<int>(i) >= p_.max_candidates && !stops_here(acts[i])) continue;
+        const int rank = static_cast<int>(shortlist ? r : i);  // the candidate's place, for its share
         if (stops_here(acts[i])) {
             Evaluation mean;
             for (const auto& w : worlds) add(mean, evaluate(w, role), 1.0 / static_cast<double>(worlds.size()));
@@ -836,8 +846,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                                 : p_.samples;
         for (int k = 0; k < samples; ++k) {
             int share = samples > p_.samples  // each of the objective's dice gets a full share
-                            ? std::max(kObjectiveAttackShare, budget / std::max(1, n_cand - static_cast<int>(i)))
-                            : std::max(2, budget / std::max(1, (n_cand - static_cast<int>(i)) * samples));
+                            ? std::max(kObjectiveAttackShare, budget / std::max(1, n_cand - rank))
+                            : std::max(2, budget / std::max(1, (n_cand - rank) * samples));
             const int before_share = share;
             try {
                 add(sum, score(worlds[static_cast<size_t>(k) % worlds.size()], role, acts[i], k, share), 1.0);

@@ -1532,3 +1532,79 @@ TEST_CASE("depot_value answers without the rules or a supply field (no field kno
         CHECK(v < 1000);
     }
 }
+
+TEST_CASE("12.1: a commander's move the prior shortlists is looked at however late it comes in the list", "[ai]") {
+    Game g = load_1814();
+    const int cap = ai::Params().max_candidates;
+    const int co = g.def->side_index("coalition");
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 12 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "commanders.move", 1)) continue;
+        core::GameState st = s.state();
+        auto is_commander = [&](int i) { return g.def->counter_types[static_cast<size_t>(st.piece(i).type)].category == "commander"; };
+        auto is_unit = [&](int i) { return g.def->counter_types[static_cast<size_t>(st.piece(i).type)].category == "unit"; };
+        // every Coalition stack of combat units gets a Commander's company: its units join the
+        // first stack with a Commander, so that no move but the one set up below gains anything
+        core::Location with_cmd;
+        bool found = false;
+        std::vector<int> loose;
+        for (const auto& [loc, ids] : st.stacks()) {
+            if (!loc.is_hex()) continue;
+            bool cmd = false;
+            std::vector<int> units;
+            for (int i : ids)
+                if (st.piece(i).owner == co) {
+                    if (is_commander(i)) cmd = true;
+                    else if (is_unit(i)) units.push_back(i);
+                }
+            if (cmd && !found) {
+                with_cmd = loc;
+                found = true;
+            }
+            if (!cmd) loose.insert(loose.end(), units.begin(), units.end());
+        }
+        REQUIRE(found);
+        for (int i : loose) st.move_piece(i, with_cmd);
+        auto j = s.to_json();
+        j["state"] = core::state_to_json(st);
+        j.erase("state_hash");
+        auto s2 = session::Session::from_json(g.def, g.rules, j);
+        const auto acts = s2.actions("coalition");
+        if (static_cast<int>(acts.size()) <= cap) continue;
+        // an empty hex that only commanders listed after the cap can reach
+        std::map<std::string, int> first_index;
+        for (size_t k = 0; k < acts.size(); ++k)
+            if (acts[k].kind == "move" && acts[k].args.size() >= 2 && !first_index.count(acts[k].args[1]))
+                first_index[acts[k].args[1]] = static_cast<int>(k);
+        std::string target;
+        for (const auto& [label, k] : first_index)
+            if (k >= cap && st.stack(core::Location::at(*g.def->map.parse_label(label))).empty()) {
+                target = label;
+                break;
+            }
+        if (target.empty()) continue;
+        // three combat units without a Commander there, taken from the stack that got the loose ones
+        core::GameState st2 = s2.state();
+        int moved = 0;
+        for (int i : st2.stack(with_cmd))
+            if (moved < 3 && st2.piece(i).owner == co && is_unit(i)) {
+                st2.move_piece(i, core::Location::at(*g.def->map.parse_label(target)));
+                ++moved;
+            }
+        REQUIRE(moved >= 1);
+        auto j2 = s2.to_json();
+        j2["state"] = core::state_to_json(st2);
+        j2.erase("state_hash");
+        auto s3 = session::Session::from_json(g.def, g.rules, j2);
+        ai::AiBot bot(ai::Level::Normal, seed);
+        const std::string act = bot.choose(s3, "coalition");
+        INFO("seed " << seed << ", target " << target << ": " << bot.explain());
+        // 8.3, 8.1: the stack's first Commander, without whom it can neither move nor rally
+        CHECK(act.rfind("move ", 0) == 0);
+        CHECK(act.size() >= target.size());
+        CHECK(act.substr(act.size() - target.size()) == target);
+        ++checked;
+    }
+    CHECK(checked == 2);
+}
