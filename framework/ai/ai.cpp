@@ -313,6 +313,19 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     return acts[static_cast<size_t>(best)].text();
 }
 
+bool plan_forced_march(const core::GameState& root, const std::string& role, const std::string& dest) {
+    // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
+    // Turn's end; the halved combat strength and the disruption to come matter little by then)
+    const int length = game_length(root);
+    if (length > 0 && length - root.turn <= 1) return true;
+    // and so may one when the south is held (Paris by this Turn's end wins, 14.4), but only one
+    // that ends next to Paris: short of it, the march only halves the stack (11.2) and leaves it
+    // out of supply, to be disrupted before it can attack (6.4, 10.1; seed 15840, Turn 9: the
+    // Guard force-marched to two hexes from Paris, lost a unit to attrition and never attacked)
+    const int to_capital = capital_distance(root.def(), dest);
+    return capital_short(root, role) && to_capital >= 0 && to_capital <= 1;
+}
+
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
 // reconnaissance in force; forced marches only on the last two Turns), breadth first up to `plan_nodes` positions;
 // each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
@@ -355,10 +368,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         }
         return ev.total;
     };
-    // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
-    // Turn's end; the halved combat strength and the disruption to come matter little by then)
+    // forced marches (8.4) looked at: plan_forced_march
     const int length = game_length(root);
-    // (and so may one when the south is held: Paris by this Turn's end wins, 14.4)
     const bool rush = (length > 0 && length - root.turn <= 1) || capital_short(root, role);
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
@@ -449,7 +460,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             } else if (a.kind == "to" || a.kind == "recon") {
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
                 const bool hunt = nap_alone && a.kind == "to" && dest == nap;
-                if (a.kind == "to" && !rush && !hunt && forced_march(a)) continue;
+                if (a.kind == "to" && !hunt && forced_march(a) && !plan_forced_march(root, role, dest)) continue;
                 if (a.kind == "to" && !seen.insert((n.holder ? "h" : "") + dest).second) continue;
                 Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1, n.holder};
                 --budget;

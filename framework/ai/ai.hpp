@@ -72,6 +72,12 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
 // 14.4: the attacking `role` holds Bordeaux or Marseilles and not Paris (Paris by this Turn's
 // end wins the game)
 bool capital_short(const core::GameState& s, const std::string& role);
+// Hexes from `hex` to the attacker's capital objective (1814: Paris); -1 without one.
+int capital_distance(const core::ModuleDef& d, const std::string& hex);
+// 8.4, 11.2, 14.4: whether the move planner looks at a forced march of `role`'s stack ending at
+// `dest` (it never does otherwise, but to overrun a lone Napoleon): on the last two Turns, and
+// when the south is held one that ends next to Paris.
+bool plan_forced_march(const core::GameState& root, const std::string& role, const std::string& dest);
 // 6.2: whether `h` is a city friendly to another side than `side` (the module's regions
 // "<side>_friendly"; without them, every city): no supply route of `side` passes it unless a stack
 // of `side` holds it.

@@ -36,6 +36,7 @@ struct Profile {
     std::vector<Objective> objectives;
     std::vector<int> of2;            // per counter type: OF in halves (0 if not a unit)
     std::vector<bool> unit, napoleon, genuine_train, commander;
+    std::vector<int> cr;             // per counter type: a Commander's rating (CR, 10.2), else 0
     std::vector<bool> shortens_game;  // 14.12: Bernadotte and his Swedish corps
     std::vector<bool> held_until_turn4;  // 14.8: Soult's and Wellington's commands
     const core::RegionDef* east_of_rhine = nullptr;
@@ -74,6 +75,8 @@ const Profile& profile(const core::ModuleDef& d) {
         p.unit.push_back(ct.category == "unit");
         p.napoleon.push_back(ct.id == "napoleon");
         p.commander.push_back(ct.category == "commander");
+        auto cr = ct.stats.find("cr");
+        p.cr.push_back(cr != ct.stats.end() && cr->second.is_int() ? static_cast<int>(cr->second.as_int()) : 0);
         p.depot_face.push_back(ct.face_index("depot"));
         auto flag = [&](const char* stat) {
             auto it = ct.stats.find(stat);
@@ -255,6 +258,26 @@ bool marches_on_other(const Profile& p, size_t t) {
     for (int oi : p.targets[t])
         if (oi < static_cast<int>(p.objectives.size()) && p.objectives[static_cast<size_t>(oi)].capital) return false;
     return true;
+}
+
+// 8.4, 11.2: whether a unit of `side`'s stack at `at` force-marched this Turn (the cnw series
+// marks it with the property `forced_march` until the combat phase ends).
+bool force_marched(const core::GameState& s, core::Location at, int side) {
+    for (int j : s.stack(at))
+        if (s.piece(j).owner == side) {
+            const core::Value& v = s.prop(j, "forced_march");
+            if (v.is_bool() && v.as_bool()) return true;
+        }
+    return false;
+}
+
+// 10.2: the chance an order passes with Commander rating `cr` and `cc` Combat Commands: a die of
+// 2 to 6 (a 1 aborts it) with die + CR + CCs of 7 or more.
+double order_chance(int cr, int cc) {
+    int pass = 0;
+    for (int die = 2; die <= 6; ++die)
+        if (die + cr + cc >= 7) ++pass;
+    return pass / 6.0;
 }
 
 // 7.6, 10.1: a stack under a forage marker may neither attack nor support an attack.
@@ -754,19 +777,41 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         const bool last_assault = length > 0 && length - s.turn <= 1;
         if ((last_assault || short_of_capital) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
+            std::vector<int> best_cr(p.objectives.size(), 0);  // 10.2: the order test adds the highest CR
             for (const auto& pc : s.pieces()) {
                 const size_t t = static_cast<size_t>(pc.type);
                 if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[t] || pc.face == p.disrupted_face_of_unit) continue;
                 // (one objective short, the game is won at this Turn's end: supply matters not)
                 if (!any && !short_of_capital && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) continue;
                 if (foraging(s, p, pc.loc)) continue;  // 10.1: it may neither attack nor support
+                // 11.2: a stack that force-marched this Turn fights with half its strength
+                double of2 = force_marched(s, pc.loc, att_idx) ? p.of2[t] / 2.0 : p.of2[t];
+                // a strike that does not take Paris this Turn leaves a force out of supply to be
+                // disrupted at the next supply phase (6.4), unable to attack again (10.1): it
+                // counts half (seed 15840, Turn 9: the Guard force-marched to two hexes from Paris
+                // out of supply, was disrupted on Turn 10 and never attacked)
+                if (short_of_capital && !any && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) of2 /= 2.0;
                 for (size_t oi = 0; oi < p.objectives.size(); ++oi)
-                    if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) force[oi] += p.of2[t];
+                    if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) {
+                        force[oi] += of2;
+                        for (int j : s.stack(pc.loc))
+                            if (s.piece(j).owner == att_idx) best_cr[oi] = std::max(best_cr[oi], p.cr[static_cast<size_t>(s.piece(j).type)]);
+                    }
             }
+            // 9.1, 10.2: the attacker's Combat Commands left this Turn
+            const std::string cc_track = p.attacker + "_cc";
+            const int cc_left = s.tracks().count(cc_track) ? static_cast<int>(s.track(cc_track)) : -1;
             double capital = 0, other = 0;
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
-                const double per = short_of_capital && p.objectives[oi].capital && !combat_over ? kStrikePerOf : kAssaultPerOf;
-                const double v = per * std::min(force[oi], kAssaultCap);
+                const bool strike = short_of_capital && p.objectives[oi].capital && !combat_over;
+                const double per = strike ? kStrikePerOf : kAssaultPerOf;
+                double v = per * std::min(force[oi], kAssaultCap);
+                // the strike goes ahead only if its order passes (10.2: a die of 2+ and die + CR +
+                // CCs of 7+; a failed order ends the Turn's attacks): half its value hangs on that
+                // chance, so the CCs it needs are not spent elsewhere first (seed 15840, Turn 9:
+                // the Coalition spent two of its four CCs defending in Italy, and its one attack on
+                // Paris failed its order with CR 1 and the two left)
+                if (strike && cc_left >= 0) v *= 0.5 + 0.5 * order_chance(best_cr[oi], cc_left);
                 if (p.objectives[oi].capital) capital = std::max(capital, v);
                 else other = std::max(other, v);
             }
@@ -1456,6 +1501,15 @@ size_t leave_holder(const core::GameState& root, const std::string& role, const 
 bool capital_short(const core::GameState& s, const std::string& role) {
     const Profile& p = profile(s.def());
     return attacker_role(s.def(), role) && capital_short(s, p, s.def().side_index(role));
+}
+
+int capital_distance(const core::ModuleDef& d, const std::string& label) {
+    const Profile& p = profile(d);
+    auto h = d.map.parse_label(label);
+    if (!h) return -1;
+    for (const auto& o : p.objectives)
+        if (o.capital) return hex::distance(*h, o.hex);
+    return -1;
 }
 
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules) {

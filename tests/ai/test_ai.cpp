@@ -1608,3 +1608,76 @@ TEST_CASE("12.1: a commander's move the prior shortlists is looked at however la
     }
     CHECK(checked == 2);
 }
+
+TEST_CASE("10.2, 11.2, 14.4: with the south held, a strike at Paris counts by its order's chance, a force-marched or unsupplied force at half", "[ai]") {
+    // Seed 15840, Turn 9: Bordeaux held; the Coalition spent two of its four CCs defending in
+    // Italy, and its attack on Paris failed its order (CR 1 and two CCs); the Guard had
+    // force-marched to two hexes from Paris, out of supply, and was disrupted before it attacked.
+    Game g = load_1814();
+    auto s = start_1814(g, 3);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    st.turn = 8;  // Spring (supply range 5), far from the last Turns
+    const auto [cmd, units] = commander_and_two(g, st);
+    REQUIRE_FALSE(cmd.empty());
+    const auto paris = *g.def->map.parse_label("5420");
+    const auto next_to = *g.def->map.parse_label("5321");
+    REQUIRE(hex::distance(next_to, paris) == 1);
+    place_stack(st, cmd, units, next_to);
+    for (const auto& pc : st.pieces())  // another Coalition unit holds Bordeaux (5929)
+        if (pc.owner == co && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit" &&
+            std::find(units.begin(), units.end(), st.find_piece(pc.id)) == units.end()) {
+            st.move_piece(st.find_piece(pc.id), core::Location::at(*g.def->map.parse_label("5929")));
+            break;
+        }
+    ai::set_supply_root(nullptr);
+    REQUIRE(ai::capital_short(st, "coalition"));
+    // in supply: a Coalition depot three hexes away (6.1, within the Spring's five)
+    const int depot_type = g.def->counter_type_index("coalition_supply");
+    const int depot_face = g.def->counter_types[static_cast<size_t>(depot_type)].face_index("depot");
+    core::GameState fed = st;
+    fed.create_piece(depot_type, "test_depot", co, core::Location::at(*g.def->map.parse_label("5123")), depot_face);
+    auto strike = [&](const core::GameState& x) { return ai::evaluate(x, "coalition").objectives; };
+    // 10.2: the CCs left make the order likelier (die 2+, die + CR + CCs 7+): spending them
+    // elsewhere first costs the strike
+    core::GameState few = fed;
+    few.set_track("coalition_cc", 1);
+    fed.set_track("coalition_cc", 4);
+    CHECK(strike(fed) > strike(few) + 100);
+    // 11.2: a stack that force-marched fights at half strength
+    core::GameState marched = fed;
+    for (int u : units) marched.set_prop(u, "forced_march", core::Value(true));
+    CHECK(strike(marched) < strike(fed) - 300);
+    // 6.4, 10.1: out of supply, it will be disrupted before a second try
+    core::GameState unfed = st;
+    unfed.set_track("coalition_cc", 4);
+    CHECK(strike(unfed) < strike(fed) - 300);
+}
+
+TEST_CASE("8.4, 11.2, 14.4: with the south held the move planner force-marches only next to Paris; on the last two Turns anywhere", "[ai]") {
+    Game g = load_1814();
+    auto s = start_1814(g, 3);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    st.turn = 8;
+    core::GameState held = st;
+    for (const auto& pc : held.pieces())  // a Coalition unit in Bordeaux (5929)
+        if (pc.owner == co && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit") {
+            held.move_piece(held.find_piece(pc.id), core::Location::at(*g.def->map.parse_label("5929")));
+            break;
+        }
+    REQUIRE(ai::capital_short(held, "coalition"));
+    REQUIRE(ai::capital_distance(*g.def, "5321") == 1);
+    REQUIRE(ai::capital_distance(*g.def, "5519") == 2);
+    // not while the south is still to take, Turns ahead
+    CHECK_FALSE(ai::plan_forced_march(st, "coalition", "5321"));
+    // the south held: next to Paris (or into it), not short of it (seed 15840, Turn 9: 5519)
+    CHECK(ai::plan_forced_march(held, "coalition", "5321"));
+    CHECK(ai::plan_forced_march(held, "coalition", "5420"));
+    CHECK_FALSE(ai::plan_forced_march(held, "coalition", "5519"));
+    // the last two Turns: anywhere (14.4 counts occupation at the Turn's end)
+    core::GameState late = st;
+    late.turn = 11;
+    CHECK(ai::plan_forced_march(late, "coalition", "5519"));
+    CHECK(ai::plan_forced_march(late, "coalition", "4816"));
+}
