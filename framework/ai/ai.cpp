@@ -327,7 +327,7 @@ bool plan_forced_march(const core::GameState& root, const std::string& role, con
 }
 
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
-// reconnaissance in force; forced marches only on the last two Turns), breadth first up to `plan_nodes` positions;
+// reconnaissance in force; forced marches where plan_forced_march allows), breadth first up to `plan_nodes` positions;
 // each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
 // is applied with the die's best face and, when attrition can strike, its worst, weighted by the
 // chance read from the module's tables. Returns the index in `acts` of the first step towards the

@@ -272,7 +272,9 @@ bool force_marched(const core::GameState& s, core::Location at, int side) {
 }
 
 // 10.2: the chance an order passes with Commander rating `cr` and `cc` Combat Commands: a die of
-// 2 to 6 (a 1 aborts it) with die + CR + CCs of 7 or more.
+// 2 to 6 (a 1 aborts it) with die + CR + CCs of 7 or more (the cnw series' numbers, as
+// combat_values.lua has them: evaluate() cannot afford to ask the rules with forced dice, as the
+// choice of CCs does, order_test_choice).
 double order_chance(int cr, int cc) {
     int pass = 0;
     for (int die = 2; die <= 6; ++die)
