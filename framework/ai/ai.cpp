@@ -809,7 +809,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     };
     // 12.1: commanders' moves are many (every commander to every hex within 3): a cheap prior
     // (what the move does to the `command` term: a stack gaining or losing its only Commander)
-    // picks the few worth a full look; Napoleon's moves are always looked at (14.4).
+    // picks the few worth a full look; Napoleon's moves come first (14.4: prior 10^6), up to the
+    // shortlist's size (then the French bot's other commanders get no look while he may move).
     // The candidates to score, in order. The shortlist replaces the cap on candidates: a move late
     // in the list (a commander of the armies listed last, Napoleon) is looked at as well (seed
     // 142544, Turn 1: of 248 moves only the first 64 could be scored, so Blucher and Yorck never

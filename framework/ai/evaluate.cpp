@@ -783,8 +783,12 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             for (const auto& pc : s.pieces()) {
                 const size_t t = static_cast<size_t>(pc.type);
                 if (pc.owner != att_idx || !pc.loc.is_hex() || !p.unit[t] || pc.face == p.disrupted_face_of_unit) continue;
+                bool next_to = false;  // (the cheap test first: this runs for every position judged)
+                for (const auto& o : p.objectives) next_to = next_to || hex::distance(pc.loc.hex, o.hex) == 1;
+                if (!next_to) continue;
+                const bool in_supply = p.deemed_supplied[t] || supplied(att_idx, pc.loc.hex);
                 // (one objective short, the game is won at this Turn's end: supply matters not)
-                if (!any && !short_of_capital && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) continue;
+                if (!any && !short_of_capital && !in_supply) continue;
                 if (foraging(s, p, pc.loc)) continue;  // 10.1: it may neither attack nor support
                 // 11.2: a stack that force-marched this Turn fights with half its strength
                 double of2 = force_marched(s, pc.loc, att_idx) ? p.of2[t] / 2.0 : p.of2[t];
@@ -792,12 +796,14 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 // disrupted at the next supply phase (6.4), unable to attack again (10.1): it
                 // counts half (seed 15840, Turn 9: the Guard force-marched to two hexes from Paris
                 // out of supply, was disrupted on Turn 10 and never attacked)
-                if (short_of_capital && !any && !p.deemed_supplied[t] && !supplied(att_idx, pc.loc.hex)) of2 /= 2.0;
+                if (short_of_capital && !any && !in_supply) of2 /= 2.0;
+                int cr = 0;  // 10.2: the highest CR in the unit's stack
+                for (int j : s.stack(pc.loc))
+                    if (s.piece(j).owner == att_idx) cr = std::max(cr, p.cr[static_cast<size_t>(s.piece(j).type)]);
                 for (size_t oi = 0; oi < p.objectives.size(); ++oi)
                     if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) {
                         force[oi] += of2;
-                        for (int j : s.stack(pc.loc))
-                            if (s.piece(j).owner == att_idx) best_cr[oi] = std::max(best_cr[oi], p.cr[static_cast<size_t>(s.piece(j).type)]);
+                        best_cr[oi] = std::max(best_cr[oi], cr);
                     }
             }
             // 9.1, 10.2: the attacker's Combat Commands left this Turn
