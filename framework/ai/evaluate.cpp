@@ -212,6 +212,10 @@ constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, t
 // 7.6 (b), 6.3-6.4: a stack that fails to forage is disrupted and loses about this many moves (a
 // full move of a stack is worth 10 per unit weight in stack_potential)
 constexpr double kForageMoves = 1.5;
+// 8.1: a rally near an objective the attacker does not hold (within a march and an attack) is
+// worth this much per unit weight (a far stack's full march is 10, stack_potential)
+constexpr double kRallyNear = 10.0;
+constexpr int kRallyNearHexes = 4;
 // depot_cost: kDepotCost once more for each this many Turns left to play
 constexpr double kDepotCostTurns = 3.0;
 
@@ -1590,19 +1594,22 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
     const bool other_held = att_idx >= 0 && holds_other_objective(s, p, att_idx);
     double own = 0, dist = 0, wdist = 0;
     bool cmd = false, disrupted = false;
+    int cr_sum = 0, disrupted_units = 0;  // 8.1: a rally restores as many units as the stack's CRs
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
         const size_t t = static_cast<size_t>(pc.type);
         if (pc.owner != role_idx) continue;
         if (p.commander[t]) cmd = true;
+        cr_sum += p.cr[t];
         if (!p.unit[t]) continue;
         if (p.held_until_turn4[t] && s.turn < 4) continue;  // 14.8: may not move yet
         own += 0.5 + p.of2[t] / 8.0;
         if (!p.objectives.empty()) wdist += (0.5 + p.of2[t] / 8.0) * std::min(target_distance(p, t, *h, other_held), 15);
-        if (pc.face == p.disrupted_face_of_unit) disrupted = true;
+        if (pc.face == p.disrupted_face_of_unit) disrupted = true, ++disrupted_units;
     }
     if (own == 0) return 0;
     dist = wdist / own;
+    const double own_whole = own;  // before the scaling below (8.3, 8.1)
     // 7.6 (b), 6.3: from Turn 2 a train keeps the stack free of a forage marker; without it the
     // stack may fail to forage and be disrupted (6.4), and a disrupted stack neither moves nor
     // attacks until a train and a Commander rally it (8.1, 8.4): about kForageMoves of its moves
@@ -1710,7 +1717,20 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                     if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
                 assault = std::max(assault, kAssaultTrainPerOf * of2);
             }
-        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage;
+        // 8.1, 8.4, 10.1: a stack with a disrupted unit can neither move nor attack until a train
+        // and its Commanders rally it. Near an objective the attacker does not hold (a march and an
+        // attack), it is the force that takes it: its rally is worth a far stack's march, when a
+        // Turn is left to use it (seed 2, Turns 9-12: Giulay's four units stood two hexes from
+        // Paris on their own depot with one disrupted unit; the stack's train was valued 1.6, the
+        // lowest on the map, and it never moved again).
+        double rally = 0;
+        if (cmd && disrupted && cr_sum > 0 && (length <= 0 || s.turn < length))
+            for (const auto& o : p.objectives) {
+                if (hex::distance(o.hex, *h) > kRallyNearHexes || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
+                const double freed = std::min(1.0, static_cast<double>(cr_sum) / disrupted_units);
+                rally = std::max(rally, kRallyNear * own_whole * freed);
+            }
+        return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;
     }
     // the defender: stacks with enemies near can strike (or must get away)
     int enemies = 0;

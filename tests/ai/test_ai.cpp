@@ -1466,6 +1466,55 @@ TEST_CASE("14.4: with Bordeaux held, Paris by the Turn's end wins: the Coalition
     CHECK(ai::evaluate(both, "french").cities < ai::evaluate(held, "french").cities - 100000);
 }
 
+TEST_CASE("8.1, 8.4, 10.1: a Coalition stack near Paris held still by a disrupted unit is worth a train to rally it", "[ai]") {
+    // Seed 2, Turns 9-12: Giulay's four units stood two hexes from Paris on their own depot with one
+    // disrupted unit (8.4: no move; 10.1: no attack); their train was valued 1.6, the lowest on the
+    // map, and the stack never moved again.
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 9);
+    const auto near = *g.def->map.parse_label("5221");  // two hexes from Paris (5420)
+    const auto far = *g.def->map.parse_label("4622");   // on the Rhine
+    const auto paris = *g.def->map.parse_label("5420");
+    REQUIRE(hex::distance(near, paris) == 2);
+    REQUIRE(hex::distance(far, paris) > 4);
+    for (const auto& h : {near, far})
+        for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
+    const auto [cmd, two] = commander_and_two(g, st);
+    REQUIRE(two.size() == 2);
+    const int cr = static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+    REQUIRE(cr >= 1);
+    const int disrupted = 1;
+    auto stack_at = [&](hex::Hex at, int n_disrupted) {
+        core::GameState x = st;
+        place_stack(x, cmd, two, at);
+        for (int k = 0; k < n_disrupted; ++k) x.set_face(two[static_cast<size_t>(k)], disrupted);
+        return x;
+    };
+    ai::set_supply_root(nullptr);
+    const std::string near_l = g.def->map.label(near), far_l = g.def->map.label(far);
+    const double near_v = ai::stack_potential(stack_at(near, 1), "coalition", near_l);
+    const double far_v = ai::stack_potential(stack_at(far, 1), "coalition", far_l);
+    // the rally frees the force for Paris: worth more than the same rally far from it
+    CHECK(near_v > far_v);
+    CHECK(near_v > 10.0);
+    // with Paris held, or on the last Turn (no Turn left to move), the rally frees nothing for it
+    core::GameState held = stack_at(near, 1);
+    int other = -1;
+    for (const auto& cs : coalition_stacks(g, held))
+        if (!cs.units.empty() && std::find(two.begin(), two.end(), cs.units[0]) == two.end()) { other = cs.units[0]; break; }
+    REQUIRE(other >= 0);
+    held.move_piece(other, core::Location::at(paris));
+    CHECK(ai::stack_potential(held, "coalition", near_l) < near_v - 10.0);
+    core::GameState last = stack_at(near, 1);
+    last.turn = 12;
+    CHECK(ai::stack_potential(last, "coalition", near_l) < near_v - 10.0);
+    // 8.1: a Commander rallies as many units as his CR: two disrupted units and a CR of 1 free the
+    // stack by half
+    const double both_v = ai::stack_potential(stack_at(near, 2), "coalition", near_l);
+    if (cr >= 2) CHECK(both_v == Approx(near_v));
+    else CHECK(both_v < near_v - 5.0);
+}
+
 TEST_CASE("7.6 (b), 6.3: from Turn 2 a Coalition stack next to two friendly stacks is worth a train sooner (6.4)", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 4);
