@@ -803,7 +803,16 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // Ending a repeated choice (no more attacks, commanders, reinforcements...) leaves the
     // position as it stands: valued so, at the same horizon as the other candidates (the state
     // after `done` already contains the next phase, whose effects every candidate shares).
+    // 10.6, 14.4: while the attacker's force next to an objective is worth its attack (the strike at
+    // Paris with the south held, or the last two Turns), declining further attacks gives that up;
+    // valued as the position stands, the pass kept the force's worth, and every attack on Paris,
+    // which spends the CCs the strike is counted by, looked worse than passing (seed 2, Turn 12:
+    // Bordeaux held, two stacks next to a Paris of three disrupted units, and the Coalition passed)
+    const int length = game_length(s.state());
+    const bool strike_at_stake = step == "combat.order" && attacker_role(s.def(), role) &&
+                                 (capital_short(s.state(), role) || (length > 0 && length - s.state().turn <= 1));
     auto stops_here = [&](const core::Action& a) {
+        if (strike_at_stake && a.kind == "pass") return false;
         return (a.kind == "done" || a.kind == "pass") && !continues_procedure(step) && step != "movement.choose" &&
                step != "game.begin_phase";
     };
@@ -830,6 +839,31 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         order.clear();
         for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) order.push_back(prior[k].second);
         shortlist = true;
+    }
+    // 14.4, 10.2 (b): with the south held, taking Paris wins; an order that fails anywhere ends the
+    // Turn's attacks, and CCs spent elsewhere are not behind the strike: the attacks on Paris come
+    // first (the others, judged on one die, looked better after a lucky roll: seed 2, Turn 12, an
+    // attack near Bordeaux was chosen while two stacks stood next to a Paris of three disrupted units)
+    if (step == "combat.order" && attacker_role(s.def(), role) && capital_short(s.state(), role)) {
+        auto on_capital = [&](size_t i) {
+            return acts[i].kind == "attack" && acts[i].args.size() >= 2 && capital_distance(s.def(), acts[i].args[1]) == 0;
+        };
+        // (an attack on Napoleon's stack may win the game too, 11.20: it stays)
+        const std::string napoleon_at = enemy_napoleon(worlds[0], role);
+        auto on_napoleon = [&](size_t i) { return acts[i].kind == "attack" && acts[i].args.size() >= 2 && acts[i].args[1] == napoleon_at; };
+        bool any = false;
+        for (size_t i : order) any = any || on_capital(i);
+        // on the last Turn passing loses the game (14.4), whatever the attack's odds: it is not
+        // looked at (seed 110867, Turn 12: Rayevsky's stack next to a Paris of four Guard units
+        // passed; the attack and the pass were judged -908 and -962 on six dice)
+        const bool last_turn = length > 0 && s.state().turn >= length;
+        if (any)
+            order.erase(std::remove_if(order.begin(), order.end(),
+                                       [&](size_t i) {
+                                           return (acts[i].kind == "attack" && !on_capital(i) && !on_napoleon(i)) ||
+                                                  (last_turn && acts[i].kind == "pass");
+                                       }),
+                        order.end());
     }
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = shortlist ? static_cast<int>(order.size())

@@ -209,6 +209,10 @@ constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles hel
 constexpr double kStrikeNear = 3000.0;   // Paris within a march and an attack, the south held
 constexpr double kStrikeFar = 1500.0;    // within a forced march and an attack
 constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, the south held
+// 11.8-11.15: one attack rarely clears a garrison of three; with fewer defenders the strike's force
+// is likelier to take Paris: its worth is scaled by min(kStrikeClearMax, kStrikeClear / (1 + defenders))
+constexpr double kStrikeClear = 4.0;
+constexpr double kStrikeClearMax = 2.0;
 // 7.6 (b), 6.3-6.4: a stack that fails to forage is disrupted and loses about this many moves (a
 // full move of a stack is worth 10 per unit weight in stack_potential)
 constexpr double kForageMoves = 1.5;
@@ -779,7 +783,11 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // the Turn's combat phase is over, the last Turn's assault is worth nothing, and a strike
         // at Paris waits for the next Turn (the ordinary weight). Otherwise passing kept the force's
         // value and an attack risked it: on seed 79192, Turn 12, the stack next to Paris passed.
-        const bool combat_over = p.combat_phase >= 0 && s.phase > p.combat_phase;
+        // (10.6, 10.2 b: so is it once the attacker declined further attacks or failed an order;
+        // the cnw series marks that with `attacks_closed_<side>`, reset when the phase begins)
+        const core::Value& closed = s.var("attacks_closed_" + p.attacker);
+        const bool combat_over = p.combat_phase >= 0 && (s.phase > p.combat_phase ||
+                                                         (s.phase == p.combat_phase && closed.is_bool() && closed.as_bool()));
         const bool last_assault = length > 0 && length - s.turn <= 1;
         if ((last_assault || short_of_capital) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
@@ -824,6 +832,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 // the Coalition spent two of its four CCs defending in Italy, and its one attack on
                 // Paris failed its order with CR 1 and the two left)
                 if (strike && cc_left >= 0) v *= 0.5 + 0.5 * order_chance(best_cr[oi], cc_left);
+                // and on the defenders left in Paris: an attack on it spends every CC (the order's
+                // chance above falls), and the defenders it eliminates must pay for that (seed 2,
+                // Turn 12: Bordeaux held, two stacks next to a Paris of three disrupted units; one
+                // attack would have eliminated two, and the Coalition attacked elsewhere instead)
+                if (strike) {
+                    int defenders = 0;
+                    for (int j : s.stack(core::Location::at(p.objectives[oi].hex)))
+                        if (s.piece(j).owner >= 0 && s.piece(j).owner != att_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) ++defenders;
+                    v *= std::min(kStrikeClearMax, kStrikeClear / (1.0 + defenders));
+                }
                 if (p.objectives[oi].capital) capital = std::max(capital, v);
                 else other = std::max(other, v);
             }

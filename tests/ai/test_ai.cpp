@@ -1703,6 +1703,124 @@ TEST_CASE("10.2, 11.2, 14.4: with the south held, a strike at Paris counts by it
     CHECK(strike(unfed) < strike(fed) - 300);
 }
 
+// A Coalition position with the south held (a unit in Bordeaux), a stack of a Commander and two
+// units at `next_to` (next to Paris) and `garrison` French units in Paris; the Coalition's CCs `cc`.
+core::GameState strike_position(const Game& g, const core::GameState& base, const std::string& next_to, int garrison, int cc,
+                                size_t stack_units = 2) {
+    core::GameState st = base;
+    const int co = g.def->side_index("coalition"), fr = g.def->side_index("french");
+    const auto paris = *g.def->map.parse_label("5420");
+    for (int j : std::vector<int>(st.stack(core::Location::at(paris)))) st.move_piece(j, core::Location::nowhere());
+    auto [cmd, units] = commander_and_two(g, st);
+    REQUIRE_FALSE(cmd.empty());
+    units.resize(std::min(units.size(), stack_units));
+    place_stack(st, cmd, units, *g.def->map.parse_label(next_to));
+    for (const auto& pc : st.pieces())  // another Coalition unit holds Bordeaux (5929)
+        if (pc.owner == co && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit" &&
+            std::find(units.begin(), units.end(), st.find_piece(pc.id)) == units.end()) {
+            st.move_piece(st.find_piece(pc.id), core::Location::at(*g.def->map.parse_label("5929")));
+            break;
+        }
+    int placed = 0;
+    for (int i = 0; i < st.piece_count() && placed < garrison; ++i) {
+        const auto& p = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+        if (p.owner == fr && ct.category == "unit" && p.loc.is_hex() && ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 0 &&
+            hex::distance(p.loc.hex, paris) > 1) {
+            st.move_piece(i, core::Location::at(paris));
+            ++placed;
+        }
+    }
+    REQUIRE(placed == garrison);
+    st.set_track("coalition_cc", cc);
+    return st;
+}
+
+TEST_CASE("10.2, 11.8, 14.4: with the south held, an attack that thins Paris's garrison is worth the CCs it spends", "[ai]") {
+    // Seed 2, Turn 12: Bordeaux held, two stacks next to a Paris of three disrupted units. The
+    // strike's force counted by the CCs left, and an attack on Paris spends them all: the two
+    // defenders it would eliminate were worth 80, the CCs 900, and the Coalition attacked
+    // elsewhere (or passed), leaving Paris to the French.
+    Game g = load_1814();
+    auto s = start_1814(g, 3);
+    core::GameState base = s.state();
+    base.turn = 12;
+    ai::set_supply_root(nullptr);
+    const core::GameState before = strike_position(g, base, "5321", 3, 4);
+    REQUIRE(ai::capital_short(before, "coalition"));
+    const core::GameState thinned = strike_position(g, base, "5321", 1, 0);
+    CHECK(ai::evaluate(thinned, "coalition").total > ai::evaluate(before, "coalition").total);
+    // an attack elsewhere that spends the same CCs thins nothing: worse than keeping them
+    const core::GameState spent = strike_position(g, base, "5321", 3, 0);
+    CHECK(ai::evaluate(spent, "coalition").total < ai::evaluate(before, "coalition").total);
+    // the French see it the other way round
+    CHECK(ai::evaluate(thinned, "french").total < ai::evaluate(before, "french").total);
+}
+
+TEST_CASE("10.6, 14.4: once the Coalition declined further attacks, its force next to Paris strikes no more this Turn", "[ai]") {
+    Game g = load_1814();
+    auto s = start_1814(g, 3);
+    core::GameState base = s.state();
+    base.turn = 8;
+    ai::set_supply_root(nullptr);
+    core::GameState st = strike_position(g, base, "5321", 1, 4);
+    st.phase = g.def->phase_index("combat");
+    REQUIRE(st.phase >= 0);
+    st.set_var("attacks_closed_coalition", core::Value(false));
+    core::GameState closed = st;
+    closed.set_var("attacks_closed_coalition", core::Value(true));
+    CHECK(ai::evaluate(closed, "coalition").objectives < ai::evaluate(st, "coalition").objectives - 300);
+}
+
+TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Paris before anything else, and on the last Turn never passes", "[ai]") {
+    Game g = load_1814();
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 30 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        // random play to a Coalition order in the Combat phase from Turn 7 on, with another attack
+        // on offer somewhere
+        if (!play_to(s, seed, "combat.order", 7)) continue;
+        bool other = false;
+        for (const auto& a : s.actions("coalition")) other = other || a.kind == "attack";
+        if (!other) continue;
+        // one unit and its Commander (one attack rarely clears three defenders, 11.15)
+        core::GameState st = strike_position(g, s.state(), "5421", 3, static_cast<int>(s.state().track("coalition_cc")), 1);
+        for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5421")))) st.set_face(i, 0);
+        for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5420")))) st.set_face(i, 1);  // disrupted (11.19)
+        auto j = s.to_json();
+        j["state"] = core::state_to_json(st);
+        j.erase("state_hash");
+        auto s2 = session::Session::from_json(g.def, g.rules, j);
+        REQUIRE(ai::capital_short(s2.state(), "coalition"));
+        bool on_paris = false, elsewhere = false;
+        for (const auto& a : s2.actions("coalition")) {
+            if (a.kind != "attack" || a.args.size() < 2) continue;
+            (a.args[1] == "5420" ? on_paris : elsewhere) = true;
+        }
+        if (!on_paris || !elsewhere) continue;
+        ai::AiBot bot(ai::Level::Normal, seed);
+        const std::string act = bot.choose(s2, "coalition");
+        INFO("seed " << seed << ": " << act << " — " << bot.last_reason());
+        CHECK(act.rfind("attack ", 0) == 0);
+        CHECK(act.find(" 5420") != std::string::npos);
+        // on the last Turn, against four ready defenders: passing would lose the game (14.4)
+        core::GameState last = strike_position(g, s.state(), "5421", 4, 1, 1);
+        for (int i : last.stack(core::Location::at(*g.def->map.parse_label("5421")))) last.set_face(i, 0);
+        last.turn = ai::game_length(last);
+        auto j2 = s.to_json();
+        j2["state"] = core::state_to_json(last);
+        j2.erase("state_hash");
+        auto s3 = session::Session::from_json(g.def, g.rules, j2);
+        ai::AiBot bot2(ai::Level::Normal, seed);
+        const std::string act2 = bot2.choose(s3, "coalition");
+        INFO("last Turn: " << act2 << " — " << bot2.last_reason());
+        CHECK(act2.rfind("attack ", 0) == 0);
+        CHECK(act2.find(" 5420") != std::string::npos);
+        ++checked;
+    }
+    CHECK(checked == 2);
+}
+
 TEST_CASE("8.4, 11.2, 14.4: with the south held the move planner force-marches only next to Paris; on the last two Turns anywhere", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 3);
