@@ -108,6 +108,13 @@ void place_stack(core::GameState& x, const std::string& cmd, const std::vector<i
     x.move_piece(x.find_piece(cmd), core::Location::at(at));
     for (int i : units) x.move_piece(i, core::Location::at(at));
 }
+// The session `s` with its state replaced by `st` (a position a test arranged), at the same decision.
+session::Session session_with(const Game& g, const session::Session& s, const core::GameState& st) {
+    auto j = s.to_json();
+    j["state"] = core::state_to_json(st);
+    j.erase("state_hash");
+    return session::Session::from_json(g.def, g.rules, j);
+}
 }  // namespace
 
 TEST_CASE("ai bot kinds are registered with the session's make_bot", "[ai]") {
@@ -1044,10 +1051,7 @@ TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach
         if (target.empty()) continue;
         // Napoleon stands there alone
         st.move_piece(st.find_piece("napoleon"), core::Location::at(*g.def->map.parse_label(target)));
-        auto j = s.to_json();
-        j["state"] = core::state_to_json(st);
-        j.erase("state_hash");
-        auto s2 = session::Session::from_json(g.def, g.rules, j);
+        auto s2 = session_with(g, s, st);
         CHECK(ai::enemy_napoleon(s2.state(), "coalition") == target);
         CHECK(ai::enemy_napoleon(s2.state(), "french").empty());  // only the attacker hunts him
         ai::AiBot bot(ai::Level::Normal, seed);
@@ -1615,10 +1619,7 @@ TEST_CASE("12.1: a commander's move the prior shortlists is looked at however la
         }
         REQUIRE(found);
         for (int i : loose) st.move_piece(i, with_cmd);
-        auto j = s.to_json();
-        j["state"] = core::state_to_json(st);
-        j.erase("state_hash");
-        auto s2 = session::Session::from_json(g.def, g.rules, j);
+        auto s2 = session_with(g, s, st);
         const auto acts = s2.actions("coalition");
         if (static_cast<int>(acts.size()) <= cap) continue;
         // an empty hex that only commanders listed after the cap can reach
@@ -1642,10 +1643,7 @@ TEST_CASE("12.1: a commander's move the prior shortlists is looked at however la
                 ++moved;
             }
         REQUIRE(moved >= 1);
-        auto j2 = s2.to_json();
-        j2["state"] = core::state_to_json(st2);
-        j2.erase("state_hash");
-        auto s3 = session::Session::from_json(g.def, g.rules, j2);
+        auto s3 = session_with(g, s2, st2);
         ai::AiBot bot(ai::Level::Normal, seed);
         const std::string act = bot.choose(s3, "coalition");
         INFO("seed " << seed << ", target " << target << ": " << bot.explain());
@@ -1742,9 +1740,7 @@ TEST_CASE("10.2, 11.8, 14.4: with the south held, an attack that thins Paris's g
     // defenders it would eliminate were worth 80, the CCs 900, and the Coalition attacked
     // elsewhere (or passed), leaving Paris to the French.
     Game g = load_1814();
-    auto s = start_1814(g, 3);
-    core::GameState base = s.state();
-    base.turn = 12;
+    const core::GameState base = campaign_on_turn(g, 12);
     ai::set_supply_root(nullptr);
     const core::GameState before = strike_position(g, base, "5321", 3, 4);
     REQUIRE(ai::capital_short(before, "coalition"));
@@ -1759,9 +1755,7 @@ TEST_CASE("10.2, 11.8, 14.4: with the south held, an attack that thins Paris's g
 
 TEST_CASE("10.6, 14.4: once the Coalition declined further attacks, its force next to Paris strikes no more this Turn", "[ai]") {
     Game g = load_1814();
-    auto s = start_1814(g, 3);
-    core::GameState base = s.state();
-    base.turn = 8;
+    const core::GameState base = campaign_on_turn(g, 8);
     ai::set_supply_root(nullptr);
     core::GameState st = strike_position(g, base, "5321", 1, 4);
     st.phase = g.def->phase_index("combat");
@@ -1787,10 +1781,7 @@ TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Pa
         core::GameState st = strike_position(g, s.state(), "5421", 3, static_cast<int>(s.state().track("coalition_cc")), 1);
         for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5421")))) st.set_face(i, 0);
         for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5420")))) st.set_face(i, 1);  // disrupted (11.19)
-        auto j = s.to_json();
-        j["state"] = core::state_to_json(st);
-        j.erase("state_hash");
-        auto s2 = session::Session::from_json(g.def, g.rules, j);
+        auto s2 = session_with(g, s, st);
         REQUIRE(ai::capital_short(s2.state(), "coalition"));
         bool on_paris = false, elsewhere = false;
         for (const auto& a : s2.actions("coalition")) {
@@ -1807,10 +1798,7 @@ TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Pa
         core::GameState last = strike_position(g, s.state(), "5421", 4, 1, 1);
         for (int i : last.stack(core::Location::at(*g.def->map.parse_label("5421")))) last.set_face(i, 0);
         last.turn = ai::game_length(last);
-        auto j2 = s.to_json();
-        j2["state"] = core::state_to_json(last);
-        j2.erase("state_hash");
-        auto s3 = session::Session::from_json(g.def, g.rules, j2);
+        auto s3 = session_with(g, s, last);
         ai::AiBot bot2(ai::Level::Normal, seed);
         const std::string act2 = bot2.choose(s3, "coalition");
         INFO("last Turn: " << act2 << " — " << bot2.last_reason());
