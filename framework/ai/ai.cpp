@@ -316,8 +316,7 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
 bool plan_forced_march(const core::GameState& root, const std::string& role, const std::string& dest) {
     // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
     // Turn's end; the halved combat strength and the disruption to come matter little by then)
-    const int length = game_length(root);
-    if (length > 0 && length - root.turn <= 1) return true;
+    if (last_two_turns(root)) return true;
     // and so may one when the south is held (Paris by this Turn's end wins, 14.4), but only one
     // that ends next to Paris: short of it, the march only halves the stack (11.2) and leaves it
     // out of supply, to be disrupted before it can attack (6.4, 10.1; seed 15840, Turn 9: the
@@ -369,8 +368,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         return ev.total;
     };
     // forced marches (8.4) looked at: plan_forced_march
-    const int length = game_length(root);
-    const bool rush = (length > 0 && length - root.turn <= 1) || capital_short(root, role);
+    const bool rush = last_two_turns(root) || capital_short(root, role);
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
     for (const auto& a : acts)
@@ -808,9 +806,9 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // valued as the position stands, the pass kept the force's worth, and every attack on Paris,
     // which spends the CCs the strike is counted by, looked worse than passing (seed 2, Turn 12:
     // Bordeaux held, two stacks next to a Paris of three disrupted units, and the Coalition passed)
-    const int length = game_length(s.state());
-    const bool strike_at_stake = step == "combat.order" && attacker_role(s.def(), role) &&
-                                 (capital_short(s.state(), role) || (length > 0 && length - s.state().turn <= 1));
+    const bool attacker_orders = step == "combat.order" && attacker_role(s.def(), role);
+    const bool strike_on = attacker_orders && capital_short(s.state(), role);
+    const bool strike_at_stake = strike_on || (attacker_orders && last_two_turns(s.state()));
     auto stops_here = [&](const core::Action& a) {
         if (strike_at_stake && a.kind == "pass") return false;
         return (a.kind == "done" || a.kind == "pass") && !continues_procedure(step) && step != "movement.choose" &&
@@ -844,7 +842,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // Turn's attacks, and CCs spent elsewhere are not behind the strike: the attacks on Paris come
     // first (the others, judged on one die, looked better after a lucky roll: seed 2, Turn 12, an
     // attack near Bordeaux was chosen while two stacks stood next to a Paris of three disrupted units)
-    if (step == "combat.order" && attacker_role(s.def(), role) && capital_short(s.state(), role)) {
+    if (strike_on) {
         auto on_capital = [&](size_t i) {
             return acts[i].kind == "attack" && acts[i].args.size() >= 2 && capital_distance(s.def(), acts[i].args[1]) == 0;
         };
@@ -856,6 +854,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // on the last Turn passing loses the game (14.4), whatever the attack's odds: it is not
         // looked at (seed 110867, Turn 12: Rayevsky's stack next to a Paris of four Guard units
         // passed; the attack and the pass were judged -908 and -962 on six dice)
+        const int length = game_length(s.state());
         const bool last_turn = length > 0 && s.state().turn >= length;
         if (any)
             order.erase(std::remove_if(order.begin(), order.end(),

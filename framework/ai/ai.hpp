@@ -104,6 +104,9 @@ bool depot_allowed(script::RulesHost* rules, const core::GameState& g, const std
 // The game's length in Turns: the module's last Turn, or the game variable `game_length` when the
 // rules changed it (1814 14.12).
 int game_length(const core::GameState& g);
+// 14.4: the game's last two Turns (occupation at the last Turn's end decides; a forced march, its
+// halved strength and the disruption to come matter little by then).
+bool last_two_turns(const core::GameState& g);
 // Whether `role` is the side that must take the objectives (1814: the Coalition).
 bool attacker_role(const core::ModuleDef& d, const std::string& role);
 // Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).

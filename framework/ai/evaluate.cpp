@@ -56,6 +56,8 @@ struct Profile {
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
     int forage_type = -1;                      // the forage marker's counter type
     int combat_phase = -1;                     // the phase "combat" (10-11), if the module has one
+    std::string cc_track;                      // 9.1: the attacker's Combat Commands left ("<side>_cc")
+    std::string attacks_closed_var;            // 10.6, 10.2 b: "attacks_closed_<side>" (the cnw series)
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -135,6 +137,8 @@ const Profile& profile(const core::ModuleDef& d) {
         p.east_of_rhine = d.map.region("east_of_rhine");
         p.attacker = "coalition";
         p.defender = "french";
+        p.cc_track = p.attacker + "_cc";
+        p.attacks_closed_var = "attacks_closed_" + p.attacker;
         const std::pair<const char*, const char*> obj[] = {
             {"5420", "Paris"}, {"5929", "Bordeaux"}, {"4832", "Marseilles"}};
         for (const auto& [label, name] : obj) {
@@ -785,10 +789,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // value and an attack risked it: on seed 79192, Turn 12, the stack next to Paris passed.
         // (10.6, 10.2 b: so is it once the attacker declined further attacks or failed an order;
         // the cnw series marks that with `attacks_closed_<side>`, reset when the phase begins)
-        const core::Value& closed = s.var("attacks_closed_" + p.attacker);
+        const core::Value& closed = s.var(p.attacks_closed_var);
         const bool combat_over = p.combat_phase >= 0 && (s.phase > p.combat_phase ||
                                                          (s.phase == p.combat_phase && closed.is_bool() && closed.as_bool()));
-        const bool last_assault = length > 0 && length - s.turn <= 1;
+        const bool last_assault = last_two_turns(s);
         if ((last_assault || short_of_capital) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
             std::vector<int> best_cr(p.objectives.size(), 0);  // 10.2: the order test adds the highest CR
@@ -819,8 +823,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                     }
             }
             // 9.1, 10.2: the attacker's Combat Commands left this Turn
-            const std::string cc_track = p.attacker + "_cc";
-            const int cc_left = s.tracks().count(cc_track) ? static_cast<int>(s.track(cc_track)) : -1;
+            const auto cc = s.tracks().find(p.cc_track);
+            const int cc_left = cc != s.tracks().end() ? static_cast<int>(cc->second) : -1;
             double capital = 0, other = 0;
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
                 const bool strike = short_of_capital && p.objectives[oi].capital && !combat_over;
@@ -1363,6 +1367,11 @@ int game_length(const core::GameState& g) {
     return v.is_int() ? static_cast<int>(v.as_int()) : g.def().turn_last;
 }
 
+bool last_two_turns(const core::GameState& g) {
+    const int length = game_length(g);
+    return length > 0 && length - g.turn <= 1;
+}
+
 bool attacker_role(const core::ModuleDef& d, const std::string& role) {
     const Profile& p = profile(d);
     return !p.attacker.empty() && p.attacker == role;
@@ -1725,7 +1734,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // friendly stacks, or out of supply outside friendly territory) and may not attack
         double assault = 0;
         const int length = game_length(s);
-        if (cmd && !disrupted && length > 0 && length - s.turn <= 1 && p.forage_rule)
+        if (cmd && !disrupted && last_two_turns(s) && p.forage_rule)
             for (const auto& o : p.objectives) {
                 if (hex::distance(o.hex, *h) != 1 || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
                 const bool supplied_here = !g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0;
