@@ -734,14 +734,14 @@ TEST_CASE("6.4: being out of supply costs nothing at the end of the last Turn, a
 }
 
 TEST_CASE("8.5, 8.6: the move planner judges a reconnaissance in force after the enemy's answer, its hex counted twice for attrition", "[ai]") {
-    // Random games (seeds 18, 21 and 58) to a Coalition stack in Winter that has marched 3 hexes
+    // Random games (seeds 21, 58 and 92) to a Coalition stack in Winter that has marched 3 hexes
     // and may go on with a reconnaissance in force: that would make 5 hexes of march attrition
     // (8.6: a hex entered so counts as two). Judged before the enemy answered, the position looked
     // as good as ending the move with no attrition at all, and the planner took the reconnaissance
     // (seed 15840: the Guard lost two units that way and sat in Mainz out of supply all game).
     Game g = load_1814();
     int found = 0;
-    for (std::uint64_t seed : {18u, 21u, 58u}) {
+    for (std::uint64_t seed : {21u, 58u, 92u}) {
         auto s = start_1814(g, seed);
         session::RandomBot rb(seed * 7 + 1);
         for (int i = 0; i < 3000 && !s.over() && s.state().turn <= 6; ++i) {

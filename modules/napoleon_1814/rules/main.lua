@@ -246,10 +246,13 @@ hooks.default_winner_text = "The French win: Paris and Bordeaux or Marseilles we
 
 -- 6.6 (besides commanders and Cossacks): garrisons, French units on 4329 and 4428, Murat's
 -- Neapolitans in the Kingdom of Italy are deemed in General Supply (ignored for 6.4 and 7.6).
+-- 14.1: "all Coalition units begin the game in supply": the General Supply phase of Turn 1
+-- disrupts none of them (ruling S-30; our reconstructed set-up has some beyond 6.2's reach).
 function hooks.deemed_in_general_supply(ctx, game, id)
     local core, p = ctx.core, cnw_core.piece(game, id)
     if not core.is_unit(game, id) then return false end
     if core.is_garrison(game, id) then return true end
+    if p.owner == "coalition" and game.turn() == 1 and game.phase() == "general_supply" then return true end
     local hex = core.hex_of(game, id)        -- a unit in a hidden box (15.1) is in its marker's hex
     if p.owner == "french" and (hex == "4329" or hex == "4428") then return true end
     return cnw_core.stat(game, id, "nation") == "naples" and hex ~= nil and map.exists(hex)

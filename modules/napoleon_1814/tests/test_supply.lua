@@ -158,13 +158,13 @@ end)
 test("6.2 the supply route may not pass through an enemy city unless a friendly stack holds it", function()
     -- a Coalition depot in Lyon 5027: from 5125 every route of three hexes passes Macon 5026
     local g = new()
-    start(g, 1, "general_supply", function(game)
+    start(g, 2, "general_supply", function(game)
         depot(game, "coalition", "5027")
         put(game, "co_gorchakov", "5125")
     end)
     assert(face(g, "co_gorchakov") == "disrupted")
     local g2 = new()
-    start(g2, 1, "general_supply", function(game)
+    start(g2, 2, "general_supply", function(game)
         depot(game, "coalition", "5027")
         put(game, "co_gorchakov", "5125")
         put(game, "co_eugen_w", "5026")
@@ -232,7 +232,7 @@ test("6.5 supply is checked on both sides before any unit is disrupted or elimin
     -- the Coalition conscript blocking the French route is itself eliminated out of supply; the
     -- French unit is still found out of supply, because both were checked first
     local g = new()
-    start(g, 1, "general_supply", function(game)
+    start(g, 2, "general_supply", function(game)
         depot(game, "french", "5024")
         put(game, "fr_meunier", "5127")
         put(game, "co_lamotte", "5126", "disrupted")
@@ -243,7 +243,7 @@ end)
 
 test("6.6 Cossacks, garrisons, French units on 4329 and 4428 and British units in Vliessingen are deemed in general supply", function()
     local g = new()
-    start(g, 1, "general_supply", function(game)
+    start(g, 2, "general_supply", function(game)
         put(game, "co_platov_cos", "5227")
         put(game, "fr_g_metz", "5227")
         put(game, "fr_alessandria", "4329")
@@ -606,6 +606,40 @@ test("14.1 before play the French, then the Coalition, may deploy Turn 1 Supply 
     assert(vt.decision(g).step ~= "supply.setup_depot")
     assert(vt.with(g, function(game) return game.var("supply_alloc_french") end) ==
         vt.with(g, function(game) return game.track("french_supply_trains") end) - 1)
+end)
+
+test("14.1 all Coalition units begin the game in supply: the General Supply phase of Turn 1 disrupts none of them, that of Turn 2 does", function()
+    -- Munster 4612 is four hexes from the eastern map edge (the Coalition's USS): out of reach in
+    -- Winter. The French unit four hexes from its depot is the control: 14.1 is the Coalition's.
+    for _, case in ipairs { { 1, "ready" }, { 2, "disrupted" } } do
+        local g = new()
+        start(g, case[1], "general_supply", function(game)
+            put(game, "co_stroganov", "4612")
+            depot(game, "french", "5024")
+            put(game, "fr_meunier", "5227")
+        end)
+        assert(face(g, "co_stroganov") == case[2], "Turn " .. case[1] .. ": " .. face(g, "co_stroganov"))
+        assert(face(g, "fr_meunier") == "disrupted", "the French control, Turn " .. case[1])
+    end
+end)
+
+test("14.1 on the campaign set-up the General Supply phase of Turn 1 disrupts no Coalition unit", function()
+    local g = vt.new_game { scenario = "campaign" }
+    vt.edit(g, function(game)
+        game.decide { role = "french", step = "game.begin_phase", context = { phase = "general_supply" } }
+    end)
+    vt.apply(g, "french", "begin")
+    vt.with(g, function(game)
+        local n = 0
+        for _, id in ipairs(game.pieces { category = "unit" }) do
+            local p = game.piece(id)
+            if p.owner == "coalition" and p.loc and p.loc:match("^%d+$") then
+                n = n + 1
+                assert(p.face == "ready", id .. " at " .. p.loc .. " is " .. p.face)
+            end
+        end
+        assert(n > 50, "the Coalition's units on the map: " .. n)
+    end)
 end)
 
 test("14.14 Swiss cities are friendly to the Coalition: a depot needs no stack there", function()
