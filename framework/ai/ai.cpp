@@ -109,6 +109,16 @@ void add(Evaluation& sum, const Evaluation& e, double w) {
     sum.length += w * e.length;
 }
 
+// 8.2: the hex of the stack whose Supply Train a movement pass discards ("Pass, discarding the
+// Supply Train at 6134 (8.2)"); "" when the action does not say.
+std::string train_hex(const core::Action& a) {
+    if (!a.hexes.empty()) return a.hexes[0];
+    const auto at = a.label.find(" at ");
+    if (at == std::string::npos) return {};
+    const auto end = a.label.find(' ', at + 4);
+    return a.label.substr(at + 4, end == std::string::npos ? std::string::npos : end - at - 4);
+}
+
 bool forced_march(const core::Action& a) { return a.label.find("forced march") != std::string::npos; }
 
 }  // namespace
@@ -568,6 +578,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     };
     if (acts.size() == 1) {
         reason_ = "only one legal action";
+        // 8.2, 8.4: a stack whose train the rules let do nothing but pass (no hex it may enter,
+        // e.g. beside enemy cavalry in the Pyrenees) is stalled like one that chose to pass
+        // (seed 2: Wellington's stack at 6232 took a train and discarded it on seven Turns)
+        if (step == "movement.choose" && acts[0].kind == "pass")
+            if (const std::string at = train_hex(acts[0]); !at.empty()) stalled_[role + " " + at] = s.state().turn;
         return done(acts[0]);
     }
     // No cycles: in a repeated choice that can be ended (`done`/`pass`), a position the role has
@@ -775,8 +790,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             for (size_t i = 0; i < acts.size(); ++i) {
                 const auto& a = acts[i];
                 // the stack's own move, or passing with its train (the one at its hex)
-                const bool pass_here = a.kind == "pass" && ((!a.hexes.empty() && a.hexes[0] == at) ||
-                                                            a.label.find(" at " + at + " ") != std::string::npos);
+                const bool pass_here = a.kind == "pass" && train_hex(a) == at;
                 if (i != first && !pass_here) continue;
                 core::GameState g = worlds[0];
                 --budget;

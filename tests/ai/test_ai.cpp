@@ -508,6 +508,34 @@ TEST_CASE("a Coalition stack that leaves its Supply Train unused gets trains aft
     CHECK(differed == 1);
 }
 
+TEST_CASE("8.2, 8.4: a Coalition stack the rules let only pass (no hex it may enter) is stalled like one that chose to pass (7.3)", "[ai]") {
+    // Random games to a Coalition movement.choose whose one legal action discards a stack's train
+    // (seed 2 of the tournament: Wellington's stack at 6232, beside Soult's cavalry in the
+    // Pyrenees, took a train on seven Turns and could never move).
+    Game g = load_1814();
+    int found = 0;
+    for (std::uint64_t seed = 1; seed <= 40 && found == 0; ++seed) {
+        auto s = start_1814(g, seed);
+        session::RandomBot rb(seed * 3 + 1);
+        for (int i = 0; i < 4000 && !s.over(); ++i) {
+            const std::string role = s.decider();
+            const auto acts = s.actions(role);
+            if (role == "coalition" && s.state().decision.step == "movement.choose" && acts.size() == 1 &&
+                acts[0].kind == "pass") {
+                REQUIRE_FALSE(acts[0].hexes.empty());
+                ai::AiBot co(ai::Level::Normal, seed);
+                CHECK(co.stalled_turn("coalition", acts[0].hexes[0]) == -1);
+                CHECK(co.choose(s, role) == acts[0].text());
+                CHECK(co.stalled_turn("coalition", acts[0].hexes[0]) == s.state().turn);
+                ++found;
+                break;
+            }
+            REQUIRE(s.apply(role, rb.choose(s, role)).ok);
+        }
+    }
+    CHECK(found == 1);
+}
+
 TEST_CASE("attacker_progress reports how near the Coalition's units got to its objectives (14.4)", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 5);
