@@ -109,15 +109,9 @@ void add(Evaluation& sum, const Evaluation& e, double w) {
     sum.length += w * e.length;
 }
 
-// 8.2: the hex of the stack whose Supply Train a movement pass discards ("Pass, discarding the
-// Supply Train at 6134 (8.2)"); "" when the action does not say.
-std::string train_hex(const core::Action& a) {
-    if (!a.hexes.empty()) return a.hexes[0];
-    const auto at = a.label.find(" at ");
-    if (at == std::string::npos) return {};
-    const auto end = a.label.find(' ', at + 4);
-    return a.label.substr(at + 4, end == std::string::npos ? std::string::npos : end - at - 4);
-}
+// 8.2: the hex of the stack whose Supply Train a movement pass discards (the rules give it as
+// the action's hex); "" when the action names none.
+std::string train_hex(const core::Action& a) { return a.hexes.empty() ? std::string() : a.hexes[0]; }
 
 bool forced_march(const core::Action& a) { return a.label.find("forced march") != std::string::npos; }
 
