@@ -317,10 +317,21 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
     return acts[static_cast<size_t>(best)].text();
 }
 
+// 8.4, 8.6, 7.2: outside Winter the attacker's stacks may force-march (5 hexes instead of 3).
+// Its tempo is its trains, one per stack's move: a forced march carries a stack two hexes further
+// for the same train, and outside Winter the march attrition is milder (a drm of +1 or +2, not
+// +2 or +3) and the supply routes and depot links reach five hexes (6.2, 7.8), so the stack can
+// end its march in supply. The planner weighs each end with its attrition odds (plan_move).
+// Seen in the losses of the fourteenth session: the armies marching on Paris stood 8-10 hexes
+// from it on Turn 12, while the south was held.
+bool attacker_rush(const core::GameState& root, const std::string& role) {
+    return attacker_role(root.def(), role) && !winter_turn(root) && root.def().table("seasons") != nullptr;
+}
+
 bool plan_forced_march(const core::GameState& root, const std::string& role, const std::string& dest) {
     // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
     // Turn's end; the halved combat strength and the disruption to come matter little by then)
-    if (last_two_turns(root)) return true;
+    if (last_two_turns(root) || attacker_rush(root, role)) return true;
     // and so may one when the south is held (Paris by this Turn's end wins, 14.4), but only one
     // that ends next to Paris: short of it, the march only halves the stack (11.2) and leaves it
     // out of supply, to be disrupted before it can attack (6.4, 10.1; seed 15840, Turn 9: the
@@ -372,7 +383,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         return ev.total;
     };
     // forced marches (8.4) looked at: plan_forced_march
-    const bool rush = last_two_turns(root) || capital_short(root, role);
+    const bool rush = last_two_turns(root) || capital_short(root, role) || attacker_rush(root, role);
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
     for (const auto& a : acts)

@@ -107,6 +107,9 @@ int game_length(const core::GameState& g);
 // 14.4: the game's last two Turns (occupation at the last Turn's end decides; a forced march, its
 // halved strength and the disruption to come matter little by then).
 bool last_two_turns(const core::GameState& g);
+// Whether the Turn is a Winter one by the module's table "seasons" (the cnw series: 6.2's and
+// 7.8's three hexes, 8.6's harsher march attrition); false without such a table.
+bool winter_turn(const core::GameState& g);
 // Whether `role` is the side that must take the objectives (1814: the Coalition).
 bool attacker_role(const core::ModuleDef& d, const std::string& role);
 // Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).

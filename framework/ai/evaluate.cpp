@@ -1372,6 +1372,8 @@ bool last_two_turns(const core::GameState& g) {
     return length > 0 && length - g.turn <= 1;
 }
 
+bool winter_turn(const core::GameState& g) { return winter(g); }
+
 bool attacker_role(const core::ModuleDef& d, const std::string& role) {
     const Profile& p = profile(d);
     return !p.attacker.empty() && p.attacker == role;
@@ -1729,6 +1731,13 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                 if (!ch || hex::distance(*ch, *h) > 3 || has_unit(s, p, core::Location::at(*ch), role_idx)) continue;
                 plan = std::max(plan, c == g_plan->site ? 2.0 * kPlanHold : kPlanHold);
             }
+        // the stack's OF in halves (its units of the role's side)
+        auto stack_of2 = [&] {
+            double of2 = 0;
+            for (int j : s.stack(core::Location::at(*h)))
+                if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
+            return of2;
+        };
         // 14.4, 7.6, 10.1: on the last two Turns a stack next to an objective the attacker does
         // not hold is the assault's force; without a train it gets a forage marker (next to two
         // friendly stacks, or out of supply outside friendly territory) and may not attack
@@ -1739,10 +1748,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                 if (hex::distance(o.hex, *h) != 1 || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
                 const bool supplied_here = !g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0;
                 if (forage_failure_chance(s, p, *h, role_idx) == 0 && supplied_here) continue;
-                double of2 = 0;
-                for (int j : s.stack(core::Location::at(*h)))
-                    if (s.piece(j).owner == role_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) of2 += p.of2[static_cast<size_t>(s.piece(j).type)];
-                assault = std::max(assault, kAssaultTrainPerOf * of2);
+                assault = std::max(assault, kAssaultTrainPerOf * stack_of2());
             }
         // 8.1, 8.4, 10.1: a stack with a disrupted unit can neither move nor attack until a train
         // and its Commanders rally it. Near an objective the attacker does not hold (a march and an
@@ -1750,12 +1756,26 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // Turn is left to use it (seed 2, Turns 9-12: Giulay's four units stood two hexes from
         // Paris on their own depot with one disrupted unit; the stack's train was valued 1.6, the
         // lowest on the map, and it never moved again).
+        // The rally (8.1) comes before the combat phase (10) of the same Turn: a stack next to such
+        // an objective whose Commanders rally all its disrupted units (10.1: a stack with one may
+        // not attack) may attack it this Turn, the last one too, and the train keeps the forage
+        // marker off (7.6, 10.1). Its train is then worth an undisrupted stack's there: the
+        // assault's (the last two Turns) or the strike's (the south held). In 61 of the 84 losses
+        // of 300 games the south was held and a Coalition unit stood next to Paris at the end (in
+        // 11 of 12 saved ones, a stack with a disrupted unit); on the last Turn the rally of one in
+        // supply was valued at 0.
         double rally = 0;
-        if (cmd && disrupted && cr_sum > 0 && (length <= 0 || s.turn < length))
+        if (cmd && disrupted && cr_sum > 0)
             for (const auto& o : p.objectives) {
-                if (hex::distance(o.hex, *h) > kRallyNearHexes || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
+                const int dn = hex::distance(o.hex, *h);
+                if (dn > kRallyNearHexes || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
+                const bool attack_now = dn == 1 && cr_sum >= disrupted_units;
+                if (length > 0 && s.turn >= length && !attack_now) continue;  // no Turn left to use it
                 const double freed = std::min(1.0, static_cast<double>(cr_sum) / disrupted_units);
                 rally = std::max(rally, kRallyNear * own_whole * freed);
+                if (!attack_now) continue;
+                if (o.capital && capital_short(s, p, role_idx)) rally = std::max(rally, kStrikeNear);
+                if (last_two_turns(s)) rally = std::max(rally, kAssaultTrainPerOf * stack_of2());
             }
         return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;
     }

@@ -1547,6 +1547,56 @@ TEST_CASE("8.1, 8.4, 10.1: a Coalition stack near Paris held still by a disrupte
     else CHECK(both_v < near_v - 5.0);
 }
 
+TEST_CASE("8.1, 10.1: a train rallies a stack next to Paris for an attack the same Turn, the last one too", "[ai]") {
+    // The rally (8.1) comes before the combat phase (10): a stack next to Paris whose Commanders
+    // rally all its disrupted units may attack it in the same Turn (10.1: no attack from a stack
+    // with a disrupted unit, nor from one under a forage marker, 7.6, which the train keeps off).
+    // Seed 150462, Turn 12: Bordeaux held, the Russian Cuirassiers disrupted at Meaux (5320) with
+    // Barclay and Constantine; no train went to them.
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 9);
+    const auto next = *g.def->map.parse_label("5321");   // next to Paris (5420)
+    const auto two_off = *g.def->map.parse_label("5221");  // two hexes from it
+    const auto paris = *g.def->map.parse_label("5420");
+    REQUIRE(hex::distance(next, paris) == 1);
+    REQUIRE(hex::distance(two_off, paris) == 2);
+    for (const auto& h : {next, two_off})
+        for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
+    const auto [cmd, two] = commander_and_two(g, st);
+    REQUIRE(two.size() == 2);
+    const int cr = static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+    REQUIRE(cr >= 1);
+    auto stack_at = [&](hex::Hex at, int n_disrupted, int turn) {
+        core::GameState x = st;
+        x.turn = turn;
+        place_stack(x, cmd, two, at);
+        for (int k = 0; k < n_disrupted; ++k) x.set_face(two[static_cast<size_t>(k)], 1);
+        return x;
+    };
+    const int last = ai::game_length(st);
+    REQUIRE(last == 12);
+    ai::set_supply_root(nullptr);
+    const std::string next_l = g.def->map.label(next), off_l = g.def->map.label(two_off);
+    // the last Turn: next to Paris the rally is the assault's train (10 per half-OF); two hexes
+    // away (a rally, then no move without a second train, 8.2) it frees nothing
+    const double adjacent = ai::stack_potential(stack_at(next, 1, last), "coalition", next_l);
+    const double away = ai::stack_potential(stack_at(two_off, 1, last), "coalition", off_l);
+    CHECK(adjacent > away + 20.0);
+    CHECK(away < 10.0);
+    // with Bordeaux held (14.4: Paris by the Turn's end wins) it is the strike's train
+    core::GameState held = stack_at(next, 1, last);
+    int other = -1;
+    for (const auto& cs : coalition_stacks(g, held))
+        if (!cs.units.empty() && std::find(two.begin(), two.end(), cs.units[0]) == two.end()) { other = cs.units[0]; break; }
+    REQUIRE(other >= 0);
+    held.move_piece(other, core::Location::at(*g.def->map.parse_label("5929")));
+    REQUIRE(ai::capital_short(held, "coalition"));
+    CHECK(ai::stack_potential(held, "coalition", next_l) > 2000.0);
+    // a rally that leaves a unit disrupted frees no attack (10.1): with two disrupted units and a
+    // CR of 1, nothing on the last Turn
+    if (cr == 1) CHECK(ai::stack_potential(stack_at(next, 2, last), "coalition", next_l) < 10.0);
+}
+
 TEST_CASE("7.6 (b), 6.3: from Turn 2 a Coalition stack next to two friendly stacks is worth a train sooner (6.4)", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 4);
@@ -1837,12 +1887,13 @@ TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Pa
     CHECK(checked == 2);
 }
 
-TEST_CASE("8.4, 11.2, 14.4: with the south held the move planner force-marches only next to Paris; on the last two Turns anywhere", "[ai]") {
+TEST_CASE("8.4, 8.6, 11.2, 14.4: in Winter, with the south held, the move planner force-marches only next to Paris; outside Winter the attacker anywhere", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 3);
     core::GameState st = s.state();
     const int co = g.def->side_index("coalition");
-    st.turn = 8;
+    st.turn = 5;  // Winter (Turns 1-6)
+    REQUIRE(ai::winter_turn(st));
     core::GameState held = st;
     for (const auto& pc : held.pieces())  // a Coalition unit in Bordeaux (5929)
         if (pc.owner == co && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit") {
@@ -1852,12 +1903,20 @@ TEST_CASE("8.4, 11.2, 14.4: with the south held the move planner force-marches o
     REQUIRE(ai::capital_short(held, "coalition"));
     REQUIRE(ai::capital_distance(*g.def, "5321") == 1);
     REQUIRE(ai::capital_distance(*g.def, "5519") == 2);
-    // not while the south is still to take, Turns ahead
+    // not while the south is still to take, in Winter
     CHECK_FALSE(ai::plan_forced_march(st, "coalition", "5321"));
-    // the south held: next to Paris (or into it), not short of it (seed 15840, Turn 9: 5519)
+    // the south held: next to Paris (or into it), not short of it (seed 15840: 5519)
     CHECK(ai::plan_forced_march(held, "coalition", "5321"));
     CHECK(ai::plan_forced_march(held, "coalition", "5420"));
     CHECK_FALSE(ai::plan_forced_march(held, "coalition", "5519"));
+    // outside Winter (Turn 7 on): the attacker's tempo is its trains, and 5 hexes for one train
+    // beat 3 at Spring's milder attrition (8.6) and five-hex supply routes (6.2); not the defender
+    core::GameState spring = st;
+    spring.turn = 8;
+    REQUIRE_FALSE(ai::winter_turn(spring));
+    CHECK(ai::plan_forced_march(spring, "coalition", "5519"));
+    CHECK(ai::plan_forced_march(spring, "coalition", "4816"));
+    CHECK_FALSE(ai::plan_forced_march(spring, "french", "4816"));
     // the last two Turns: anywhere (14.4 counts occupation at the Turn's end)
     core::GameState late = st;
     late.turn = 11;
