@@ -322,8 +322,8 @@ std::string AiBot::greedy(core::GameState& g, const std::string& who, int& budge
 // for the same train, and outside Winter the march attrition is milder (a drm of +1 or +2, not
 // +2 or +3) and the supply routes and depot links reach five hexes (6.2, 7.8), so the stack can
 // end its march in supply. The planner weighs each end with its attrition odds (plan_move).
-// Seen in the losses of the fourteenth session: the armies marching on Paris stood 8-10 hexes
-// from it on Turn 12, while the south was held.
+// Seen in the losses of rounds 13 and 15 (docs/ai.md): the armies marching on Paris stood 8.0
+// and 8.5 hexes from it on average on Turn 12 (seeds 2 and 166300).
 bool attacker_rush(const core::GameState& root, const std::string& role) {
     return attacker_role(root.def(), role) && !winter_turn(root) && root.def().table("seasons") != nullptr;
 }

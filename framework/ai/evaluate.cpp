@@ -1762,7 +1762,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // marker off (7.6, 10.1). Its train is then worth an undisrupted stack's there: the
         // assault's (the last two Turns) or the strike's (the south held). In 61 of the 84 losses
         // of 300 games the south was held and a Coalition unit stood next to Paris at the end (in
-        // 11 of 12 saved ones, a stack with a disrupted unit); on the last Turn the rally of one in
+        // each of 12 saved ones, a stack with a disrupted unit); on the last Turn the rally of one in
         // supply was valued at 0.
         double rally = 0;
         if (cmd && disrupted && cr_sum > 0)
