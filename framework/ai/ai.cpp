@@ -332,10 +332,12 @@ bool plan_forced_march(const core::GameState& root, const std::string& role, con
     // 8.4: on the last two Turns a forced march may win the game (14.4 counts occupation at the
     // Turn's end; the halved combat strength and the disruption to come matter little by then)
     if (last_two_turns(root) || attacker_rush(root, role)) return true;
-    // and so may one when the south is held (Paris by this Turn's end wins, 14.4), but only one
-    // that ends next to Paris: short of it, the march only halves the stack (11.2) and leaves it
-    // out of supply, to be disrupted before it can attack (6.4, 10.1; seed 15840, Turn 9: the
-    // Guard force-marched to two hexes from Paris, lost a unit to attrition and never attacked)
+    // In Winter (the attacker's Spring marches are allowed above), so may one when the south is
+    // held (Paris by this Turn's end wins, 14.4), but only one that ends next to Paris: short of
+    // it, the march only halves the stack (11.2) and leaves it out of supply, to be disrupted
+    // before it can attack (6.4, 10.1; seed 15840, Turn 9: the Guard force-marched to two hexes
+    // from Paris, lost a unit to attrition and never attacked; Turn 9 is a Spring Turn, where the
+    // planner now weighs such a march at its odds like any other end: docs/ai.md, round 16)
     const int to_capital = capital_distance(root.def(), dest);
     return capital_short(root, role) && to_capital >= 0 && to_capital <= 1;
 }

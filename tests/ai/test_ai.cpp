@@ -1551,8 +1551,9 @@ TEST_CASE("8.1, 10.1: a train rallies a stack next to Paris for an attack the sa
     // The rally (8.1) comes before the combat phase (10): a stack next to Paris whose Commanders
     // rally all its disrupted units may attack it in the same Turn (10.1: no attack from a stack
     // with a disrupted unit, nor from one under a forage marker, 7.6, which the train keeps off).
-    // Seed 150462, Turn 12: Bordeaux held, the Russian Cuirassiers disrupted at Meaux (5320) with
-    // Barclay and Constantine; no train went to them.
+    // Before, on the last Turn such a train was valued at 0 ("no Turn left"). (Seed 150462, Turn
+    // 12, where the Russian Cuirassiers stood disrupted next to Paris, was not this case: they
+    // were out of supply, and 7.3 gives no train to such a stack.)
     Game g = load_1814();
     core::GameState st = campaign_on_turn(g, 9);
     const auto next = *g.def->map.parse_label("5321");   // next to Paris (5420)
