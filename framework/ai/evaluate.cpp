@@ -637,6 +637,15 @@ const TracedField* traced_field(const core::GameState& s, const Profile& p, int 
     return it->second.ok ? &it->second : nullptr;
 }
 
+// The attacker's attacks are over for this Turn: the combat phase ended, or it declined further
+// attacks or failed an order (10.6, 10.2 b; the cnw series marks that with
+// `attacks_closed_<side>`, reset when the phase begins).
+bool attacks_over(const core::GameState& s, const Profile& p) {
+    const core::Value& closed = s.var(p.attacks_closed_var);
+    return p.combat_phase >= 0 &&
+           (s.phase > p.combat_phase || (s.phase == p.combat_phase && closed.is_bool() && closed.as_bool()));
+}
+
 Evaluation evaluate(const core::GameState& s, const std::string& role) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
@@ -789,9 +798,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // value and an attack risked it: on seed 79192, Turn 12, the stack next to Paris passed.
         // (10.6, 10.2 b: so is it once the attacker declined further attacks or failed an order;
         // the cnw series marks that with `attacks_closed_<side>`, reset when the phase begins)
-        const core::Value& closed = s.var(p.attacks_closed_var);
-        const bool combat_over = p.combat_phase >= 0 && (s.phase > p.combat_phase ||
-                                                         (s.phase == p.combat_phase && closed.is_bool() && closed.as_bool()));
+        const bool combat_over = attacks_over(s, p);
         const bool last_assault = last_two_turns(s);
         if ((last_assault || short_of_capital) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
@@ -890,8 +897,12 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // worth a good part of a win (a lone Napoleon's overrun is valued at its one-in-six odds)
     if (paris && south) cities_att += kHoldBoth;
     // Napoleon's safety (14.4: his loss ends the game): attacker OF adjacent to his hex versus
-    // the defender's OF with him.
-    if (nap_hex) {
+    // the defender's OF with him. On the last Turn no later march reaches him: only a stack next
+    // to him may still attack him (10.1, 11.20), and nothing once the combat phase is over (seed
+    // 23771, Turn 12: Barclay left a hex next to Paris, the south held, to stand two hexes from a
+    // lone Napoleon).
+    const bool last_turn = length > 0 && s.turn >= length;
+    if (nap_hex && !(last_turn && attacks_over(s, p))) {
         int mine = 0, theirs = 0;
         for (const auto& [loc, ids] : s.stacks()) {
             if (!loc.is_hex()) continue;
@@ -914,6 +925,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             if (pc.owner == att_idx) nearest = std::min(nearest, hex::distance(pc.loc.hex, *nap_hex));
             else if (pc.owner >= 0 && pc.loc.hex == *nap_hex) escorted = true;
         }
+        if (last_turn && nearest > 1) nearest = 99;
         if (!escorted && att_idx >= 0) nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
     }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage

@@ -694,6 +694,13 @@ struct Front {
     int lead = -1, rear = -1;
     int eliminated = -1;  // the eliminated units' box
 };
+// A playable hex with no piece on it.
+bool free_hex(const Game& g, const core::GameState& st, hex::Hex h) {
+    const core::HexDef* hd = g.def->map.find(h);
+    return hd && g.def->map.terrain_types[static_cast<size_t>(hd->terrain)].playable &&
+           st.stack(core::Location::at(h)).empty();
+}
+
 Front front_position(Game& g, int turn) {
     auto s = start_1814(g, 5);
     Front f{s.state()};
@@ -991,18 +998,14 @@ TEST_CASE("14.4: on the last Turn a unit next to Paris counts for the spearhead 
     // Turn 12 (the last): far beyond the Coalition's supply, so on Turn 9 the unit leads nothing
     // (6.4: it will be disrupted) and no assault is counted yet
     const hex::Hex paris = *g.def->map.parse_label("5420");
-    auto free_hex = [&](const core::GameState& st, hex::Hex h) {
-        const core::HexDef* hd = g.def->map.find(h);
-        return hd && g.def->map.terrain_types[static_cast<size_t>(hd->terrain)].playable && st.stack(core::Location::at(h)).empty();
-    };
     auto gain = [&](int turn) {
         Front f = front_position(g, turn);
         // an empty hex next to Paris, and an empty one 2 hexes away next to it
         std::optional<hex::Hex> near, far;
         for (hex::Hex n : hex::neighbours(paris)) {
-            if (!free_hex(f.st, n)) continue;
+            if (!free_hex(g, f.st, n)) continue;
             for (hex::Hex m : hex::neighbours(n))
-                if (hex::distance(m, paris) == 2 && free_hex(f.st, m)) far = m;
+                if (hex::distance(m, paris) == 2 && free_hex(g, f.st, m)) far = m;
             if (far) {
                 near = n;
                 break;
@@ -1099,6 +1102,33 @@ TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach
     CHECK(checked == 2);
 }
 
+
+TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened only by a stack next to him, until the combat phase ends", "[ai]") {
+    // Before the last Turn a Coalition unit within 3 hexes of a lone Napoleon may reach him next
+    // Turn (8.9): the evaluation counts the threat. On the last Turn no later march comes; only a
+    // stack next to him may still attack him (10.1, 11.20), and not once the combat phase is over.
+    // (Seed 23771, Turn 12: Barclay left a hex next to Paris, the south held, for one two hexes
+    // from a lone Napoleon.)
+    Game g = load_1814();
+    auto threat = [&](int turn, int dist, bool combat_over) {
+        Front f = front_position(g, turn);
+        const hex::Hex at = f.st.piece(f.lead).loc.hex;  // 4518
+        std::optional<hex::Hex> nap;
+        for (int dq = -4; dq <= 4 && !nap; ++dq)
+            for (int dr = -4; dr <= 4 && !nap; ++dr) {
+                const hex::Hex h{at.q + dq, at.r + dr};
+                if (hex::distance(h, at) == dist && free_hex(g, f.st, h)) nap = h;
+            }
+        REQUIRE(nap);
+        f.st.move_piece(f.st.find_piece("napoleon"), core::Location::at(*nap));
+        if (combat_over) f.st.phase = g.def->phase_index("combat") + 1;
+        return ai::evaluate(f.st, "coalition").napoleon;
+    };
+    CHECK(threat(11, 3, false) > 1000);  // next Turn's march may reach him
+    CHECK(threat(12, 3, false) == Approx(0.0));
+    CHECK(threat(12, 1, false) > 1000);  // an attack on him this Turn
+    CHECK(threat(12, 1, true) == Approx(0.0));
+}
 
 TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linked depots, and the cities its link needs", "[ai]") {
     Game g = load_1814();
