@@ -897,10 +897,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // worth a good part of a win (a lone Napoleon's overrun is valued at its one-in-six odds)
     if (paris && south) cities_att += kHoldBoth;
     // Napoleon's safety (14.4: his loss ends the game): attacker OF adjacent to his hex versus
-    // the defender's OF with him. On the last Turn no later march reaches him: only a stack next
-    // to him may still attack him (10.1, 11.20), and nothing once the combat phase is over (seed
-    // 23771, Turn 12: Barclay left a hex next to Paris, the south held, to stand two hexes from a
-    // lone Napoleon).
+    // the defender's OF with him. On the last Turn no later Turn's march reaches him: only a stack
+    // next to him (an attack, 10.1, 11.20) or one that may still move this Turn counts, and nothing
+    // once the combat phase is over (seed 23771, Turn 12: Barclay left a hex next to Paris, the
+    // south held, to stand two hexes from a lone Napoleon).
     const bool last_turn = length > 0 && s.turn >= length;
     if (nap_hex && !(last_turn && attacks_over(s, p))) {
         int mine = 0, theirs = 0;
@@ -925,7 +925,25 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             if (pc.owner == att_idx) nearest = std::min(nearest, hex::distance(pc.loc.hex, *nap_hex));
             else if (pc.owner >= 0 && pc.loc.hex == *nap_hex) escorted = true;
         }
-        if (last_turn && nearest > 1) nearest = 99;
+        if (last_turn) {
+            // the last Turn: only a stack next to him (an attack) or one that may still move this
+            // Turn (its Supply Train not spent yet, 8.2) threatens him
+            nearest = 99;
+            for (const auto& [loc, ids] : s.stacks()) {
+                if (!loc.is_hex()) continue;
+                const int dd = hex::distance(loc.hex, *nap_hex);
+                if (dd > 5) continue;
+                bool unit = false, train = false;
+                for (int i : ids) {
+                    const auto& pc = s.piece(i);
+                    const size_t t = static_cast<size_t>(pc.type);
+                    if (pc.owner != att_idx) continue;
+                    unit = unit || p.unit[t];
+                    train = train || (p.genuine_train[t] && pc.face != p.depot_face[t]);
+                }
+                if (unit && (dd == 1 || train)) nearest = std::min(nearest, dd);
+            }
+        }
         if (!escorted && att_idx >= 0) nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
     }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage

@@ -1105,14 +1105,20 @@ TEST_CASE("14.4, 11.20: the Coalition AI marches on a lone Napoleon within reach
 
 TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened only by a stack next to him, until the combat phase ends", "[ai]") {
     // Before the last Turn a Coalition unit within 3 hexes of a lone Napoleon may reach him next
-    // Turn (8.9): the evaluation counts the threat. On the last Turn no later march comes; only a
-    // stack next to him may still attack him (10.1, 11.20), and not once the combat phase is over.
+    // Turn (8.9): the evaluation counts the threat. On the last Turn only a stack next to him (an
+    // attack, 10.1, 11.20) or one whose Supply Train is not spent yet (a move this Turn) counts,
+    // and none once the combat phase is over.
     // (Seed 23771, Turn 12: Barclay left a hex next to Paris, the south held, for one two hexes
     // from a lone Napoleon.)
     Game g = load_1814();
-    auto threat = [&](int turn, int dist, bool combat_over) {
+    auto threat = [&](int turn, int dist, bool combat_over, bool train = false) {
         Front f = front_position(g, turn);
         const hex::Hex at = f.st.piece(f.lead).loc.hex;  // 4518
+        if (train) {  // a Supply Train allocated, not spent: the stack may still move (8.2)
+            const int t = g.def->counter_type_index("coalition_supply");
+            const int face = g.def->counter_types[static_cast<size_t>(t)].face_index("train");
+            f.st.create_piece(t, "test_train", g.def->side_index("coalition"), core::Location::at(at), face);
+        }
         std::optional<hex::Hex> nap;
         for (int dq = -4; dq <= 4 && !nap; ++dq)
             for (int dr = -4; dr <= 4 && !nap; ++dr) {
@@ -1126,7 +1132,8 @@ TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened onl
     };
     CHECK(threat(11, 3, false) > 1000);  // next Turn's march may reach him
     CHECK(threat(12, 3, false) == Approx(0.0));
-    CHECK(threat(12, 1, false) > 1000);  // an attack on him this Turn
+    CHECK(threat(12, 3, false, true) > 1000);  // a stack that may still move this Turn (8.9)
+    CHECK(threat(12, 1, false) > 1000);        // an attack on him this Turn
     CHECK(threat(12, 1, true) == Approx(0.0));
 }
 
