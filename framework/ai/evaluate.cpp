@@ -903,47 +903,33 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // south held, to stand two hexes from a lone Napoleon).
     const bool last_turn = length > 0 && s.turn >= length;
     if (nap_hex && !(last_turn && attacks_over(s, p))) {
-        int mine = 0, theirs = 0;
+        // one pass over the stacks: the OF on and next to his hex, whether he is escorted, and
+        // the nearest attacker unit that threatens him (8.9, 11.20: alone, he is overrun by any
+        // stack that reaches his hex, and a fate die of 1 loses the game; the attacker's hunt,
+        // stack_potential). On the last Turn that is a stack next to him or one whose Supply Train
+        // is not spent yet (8.2: a move still to come).
+        int mine = 0, theirs = 0, nearest = 99;
+        bool escorted = false;
         for (const auto& [loc, ids] : s.stacks()) {
             if (!loc.is_hex()) continue;
             const int dd = hex::distance(loc.hex, *nap_hex);
-            if (dd > 1) continue;
+            bool unit = false, train = false;
             for (int i : ids) {
                 const auto& pc = s.piece(i);
-                if (!p.unit[static_cast<size_t>(pc.type)]) continue;
-                if (pc.owner == att_idx) theirs += p.of2[static_cast<size_t>(pc.type)];
-                else if (dd == 0) mine += p.of2[static_cast<size_t>(pc.type)];
+                const size_t t = static_cast<size_t>(pc.type);
+                if (pc.owner == att_idx) {
+                    train = train || (p.genuine_train[t] && pc.face != p.depot_face[t]);
+                    if (!p.unit[t]) continue;
+                    unit = true;
+                    if (dd <= 1) theirs += p.of2[t];
+                } else if (p.unit[t] && dd == 0) {
+                    mine += p.of2[t];
+                    if (pc.owner >= 0) escorted = true;
+                }
             }
+            if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
-        // 8.9, 11.20: alone, he is overrun by any stack that reaches his hex, and a fate die of 1
-        // loses the game (the attacker's hunt, stack_potential): the nearer its units, the worse
-        bool escorted = false;
-        int nearest = 99;
-        for (const auto& pc : s.pieces()) {
-            if (!pc.loc.is_hex() || !p.unit[static_cast<size_t>(pc.type)]) continue;
-            if (pc.owner == att_idx) nearest = std::min(nearest, hex::distance(pc.loc.hex, *nap_hex));
-            else if (pc.owner >= 0 && pc.loc.hex == *nap_hex) escorted = true;
-        }
-        if (last_turn) {
-            // the last Turn: only a stack next to him (an attack) or one that may still move this
-            // Turn (its Supply Train not spent yet, 8.2) threatens him
-            nearest = 99;
-            for (const auto& [loc, ids] : s.stacks()) {
-                if (!loc.is_hex()) continue;
-                const int dd = hex::distance(loc.hex, *nap_hex);
-                if (dd > 5) continue;
-                bool unit = false, train = false;
-                for (int i : ids) {
-                    const auto& pc = s.piece(i);
-                    const size_t t = static_cast<size_t>(pc.type);
-                    if (pc.owner != att_idx) continue;
-                    unit = unit || p.unit[t];
-                    train = train || (p.genuine_train[t] && pc.face != p.depot_face[t]);
-                }
-                if (unit && (dd == 1 || train)) nearest = std::min(nearest, dd);
-            }
-        }
         if (!escorted && att_idx >= 0) nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
     }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage

@@ -1120,11 +1120,8 @@ TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened onl
             f.st.create_piece(t, "test_train", g.def->side_index("coalition"), core::Location::at(at), face);
         }
         std::optional<hex::Hex> nap;
-        for (int dq = -4; dq <= 4 && !nap; ++dq)
-            for (int dr = -4; dr <= 4 && !nap; ++dr) {
-                const hex::Hex h{at.q + dq, at.r + dr};
-                if (hex::distance(h, at) == dist && free_hex(g, f.st, h)) nap = h;
-            }
+        for (hex::Hex h : hex::ring(at, dist))
+            if (!nap && free_hex(g, f.st, h)) nap = h;
         REQUIRE(nap);
         f.st.move_piece(f.st.find_piece("napoleon"), core::Location::at(*nap));
         if (combat_over) f.st.phase = g.def->phase_index("combat") + 1;
