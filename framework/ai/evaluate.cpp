@@ -320,6 +320,13 @@ bool depot_city(const core::GameState& s, const Profile& p, hex::Hex h, int side
     return false;
 }
 
+// A genuine Supply Train counter on the map as a train (7.3: allocated, not spent yet), not
+// turned into a depot (7.7: the same counter, face up).
+bool supply_train(const Profile& p, const core::Piece& pc) {
+    const size_t t = static_cast<size_t>(pc.type);
+    return p.genuine_train[t] && pc.loc.is_hex() && pc.face != p.depot_face[t];
+}
+
 // 7.6 (b), 6.3: the chance that the stack of `side` at `h` fails to forage this Turn if it gets no
 // Supply Train: it gets a forage marker when it stands next to two or more friendly stacks with
 // combat units (a stack in a city with its side's depot neither forages nor counts; one made only
@@ -918,7 +925,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 const auto& pc = s.piece(i);
                 const size_t t = static_cast<size_t>(pc.type);
                 if (pc.owner == att_idx) {
-                    train = train || (p.genuine_train[t] && pc.face != p.depot_face[t]);
+                    train = train || supply_train(p, pc);
                     if (!p.unit[t]) continue;
                     unit = true;
                     if (dd <= 1) theirs += p.of2[t];
@@ -1678,7 +1685,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
     // one train per stack is enough (7.3): a second one adds nothing
     for (int i : s.stack(core::Location::at(*h))) {
         const auto& pc = s.piece(i);
-        if (!ignore_train && pc.owner == role_idx && p.genuine_train[static_cast<size_t>(pc.type)] && pc.face == 0) return 0.05;
+        if (!ignore_train && pc.owner == role_idx && supply_train(p, pc)) return 0.05;
     }
     if (role_idx == att_idx) {
         // a stack already on its objective need not move; far ones gain a full move. With the
