@@ -338,8 +338,9 @@ bool plan_forced_march(const core::GameState& root, const std::string& role, con
     // before it can attack (6.4, 10.1; seed 15840, Turn 9: the Guard force-marched to two hexes
     // from Paris, lost a unit to attrition and never attacked; Turn 9 is a Spring Turn, where the
     // planner now weighs such a march at its odds like any other end: docs/ai.md, round 16)
-    const int to_capital = capital_distance(root.def(), dest);
-    return capital_short(root, role) && to_capital >= 0 && to_capital <= 1;
+    // (or, Paris held, one that ends next to Bordeaux or Marseilles or in it: decisive_distance)
+    const int to_decisive = decisive_distance(root, role, dest);
+    return to_decisive >= 0 && to_decisive <= 1;
 }
 
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
@@ -385,7 +386,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         return ev.total;
     };
     // forced marches (8.4) looked at: plan_forced_march
-    const bool rush = last_two_turns(root) || capital_short(root, role) || attacker_rush(root, role);
+    const bool rush = last_two_turns(root) || one_objective_short(root, role) || attacker_rush(root, role);
     // where the stack stands: the hexes used so far are one less than the cheapest step's
     int root_hexes = -1;
     for (const auto& a : acts)
@@ -828,7 +829,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // which spends the CCs the strike is counted by, looked worse than passing (seed 2, Turn 12:
     // Bordeaux held, two stacks next to a Paris of three disrupted units, and the Coalition passed)
     const bool attacker_orders = step == "combat.order" && attacker_role(s.def(), role);
-    const bool strike_on = attacker_orders && capital_short(s.state(), role);
+    const bool strike_on = attacker_orders && one_objective_short(s.state(), role);
     const bool strike_at_stake = strike_on || (attacker_orders && last_two_turns(s.state()));
     auto stops_here = [&](const core::Action& a) {
         if (strike_at_stake && a.kind == "pass") return false;
@@ -859,13 +860,15 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) order.push_back(prior[k].second);
         shortlist = true;
     }
-    // 14.4, 10.2 (b): with the south held, taking Paris wins; an order that fails anywhere ends the
-    // Turn's attacks, and CCs spent elsewhere are not behind the strike: the attacks on Paris come
-    // first (the others, judged on one die, looked better after a lucky roll: seed 2, Turn 12, an
-    // attack near Bordeaux was chosen while two stacks stood next to a Paris of three disrupted units)
+    // 14.4, 10.2 (b): with the south held, taking Paris wins (with Paris held, Bordeaux or
+    // Marseilles); an order that fails anywhere ends the Turn's attacks, and CCs spent elsewhere
+    // are not behind the strike: the attacks on that objective come first (the others, judged on
+    // one die, looked better after a lucky roll: seed 2, Turn 12, an attack near Bordeaux was
+    // chosen while two stacks stood next to a Paris of three disrupted units)
     if (strike_on) {
         auto on_capital = [&](size_t i) {
-            return acts[i].kind == "attack" && acts[i].args.size() >= 2 && capital_distance(s.def(), acts[i].args[1]) == 0;
+            return acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
+                   decisive_distance(worlds[0], role, acts[i].args[1]) == 0;
         };
         // (an attack on Napoleon's stack may win the game too, 11.20: it stays)
         const std::string napoleon_at = enemy_napoleon(worlds[0], role);

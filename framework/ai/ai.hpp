@@ -69,11 +69,13 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
 // The attacker's nearest unit to each objective (hexes) and its units on the map / in all, for
 // tournament reports (1814: how near the Coalition got); "" without objectives.
 // With `rules`, also how near the capital its supply field reaches (rules.ai_supply_field).
-// 14.4: the attacking `role` holds Bordeaux or Marseilles and not Paris (Paris by this Turn's
-// end wins the game)
-bool capital_short(const core::GameState& s, const std::string& role);
-// Hexes from `hex` to the attacker's capital objective (1814: Paris); -1 without one.
-int capital_distance(const core::ModuleDef& d, const std::string& hex);
+// 14.4: the attacking `role` holds all of the victory condition but one objective, whose
+// occupation by this Turn's end wins the game (1814: Bordeaux or Marseilles held and not Paris, or
+// Paris held and neither of the others)
+bool one_objective_short(const core::GameState& s, const std::string& role);
+// Hexes from `hex` to the nearest objective whose occupation by this Turn's end wins the game for
+// the attacking `role` (one_objective_short); -1 when there is none.
+int decisive_distance(const core::GameState& s, const std::string& role, const std::string& hex);
 // 8.4, 11.2, 14.4: whether the move planner looks at a forced march of `role`'s stack ending at
 // `dest` (it never does otherwise, but to overrun a lone Napoleon): on the last two Turns, and
 // when the south is held one that ends next to Paris.

@@ -234,17 +234,25 @@ bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int
     return false;
 }
 
-// 14.4: the attacker holds one of the "one of" objectives (Bordeaux or Marseilles) with a combat
-// unit and not the capital: occupying Paris by the end of this Turn wins the game.
-bool capital_short(const core::GameState& s, const Profile& p, int side) {
-    if (side < 0 || p.objectives.empty()) return false;
-    bool other = false;
-    for (const auto& o : p.objectives) {
-        const bool held = has_unit(s, p, core::Location::at(o.hex), side);
-        if (o.capital && held) return false;
-        if (!o.capital && held) other = true;
-    }
-    return other;
+// 14.4: whether occupying objective `oi` by this Turn's end wins the game for the attacking `side`,
+// because it holds the rest of the condition: Paris once it holds Bordeaux or Marseilles; each of
+// Bordeaux and Marseilles once it holds Paris and neither of them (seed 23769, Turn 12: Paris held
+// since Turn 9, Bordeaux empty and Hill's stack next to it; its train was valued 0.9, and the five
+// went to the stacks around Paris).
+bool decisive_objective(const core::GameState& s, const Profile& p, int side, size_t oi) {
+    if (side < 0 || oi >= p.objectives.size()) return false;
+    bool capital = false, other = false;
+    for (const auto& o : p.objectives)
+        if (has_unit(s, p, core::Location::at(o.hex), side)) (o.capital ? capital : other) = true;
+    if (capital && other) return false;  // won already at this Turn's end
+    return p.objectives[oi].capital ? other : capital;
+}
+
+// Whether some objective's occupation by this Turn's end would win the game for `side` (14.4).
+bool one_objective_short(const core::GameState& s, const Profile& p, int side) {
+    for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+        if (decisive_objective(s, p, side, oi)) return true;
+    return false;
 }
 
 // Each side's depots on the map (7.7), appended to `out` (side index -> hexes).
@@ -798,7 +806,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // 14.4 on the last two Turns: an objective the attacker does not hold yet is taken by an
         // attack (10-11) from the hexes around it; undisrupted units there (in supply, or on the
         // last Turn any: 6.4 disrupts only at the next supply phase) are worth their strength
-        const bool short_of_capital = capital_short(s, p, att_idx);
+        const bool one_short = one_objective_short(s, p, att_idx);
         // The force next to an objective is worth something only while it can still attack: once
         // the Turn's combat phase is over, the last Turn's assault is worth nothing, and a strike
         // at Paris waits for the next Turn (the ordinary weight). Otherwise passing kept the force's
@@ -807,7 +815,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // the cnw series marks that with `attacks_closed_<side>`, reset when the phase begins)
         const bool combat_over = attacks_over(s, p);
         const bool last_assault = last_two_turns(s);
-        if ((last_assault || short_of_capital) && !(any && combat_over)) {
+        if ((last_assault || one_short) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
             std::vector<int> best_cr(p.objectives.size(), 0);  // 10.2: the order test adds the highest CR
             for (const auto& pc : s.pieces()) {
@@ -818,7 +826,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 if (!next_to) continue;
                 const bool in_supply = p.deemed_supplied[t] || supplied(att_idx, pc.loc.hex);
                 // (one objective short, the game is won at this Turn's end: supply matters not)
-                if (!any && !short_of_capital && !in_supply) continue;
+                if (!any && !one_short && !in_supply) continue;
                 if (foraging(s, p, pc.loc)) continue;  // 10.1: it may neither attack nor support
                 // 11.2: a stack that force-marched this Turn fights with half its strength
                 double of2 = force_marched(s, pc.loc, att_idx) ? p.of2[t] / 2.0 : p.of2[t];
@@ -826,7 +834,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 // disrupted at the next supply phase (6.4), unable to attack again (10.1): it
                 // counts half (seed 15840, Turn 9: the Guard force-marched to two hexes from Paris
                 // out of supply, was disrupted on Turn 10 and never attacked)
-                if (short_of_capital && !any && !in_supply) of2 /= 2.0;
+                if (one_short && !any && !in_supply) of2 /= 2.0;
                 int cr = 0;  // 10.2: the highest CR in the unit's stack
                 for (int j : s.stack(pc.loc))
                     if (s.piece(j).owner == att_idx) cr = std::max(cr, p.cr[static_cast<size_t>(s.piece(j).type)]);
@@ -841,7 +849,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             const int cc_left = cc != s.tracks().end() ? static_cast<int>(cc->second) : -1;
             double capital = 0, other = 0;
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
-                const bool strike = short_of_capital && p.objectives[oi].capital && !combat_over;
+                const bool strike = !combat_over && decisive_objective(s, p, att_idx, oi);
                 const double per = strike ? kStrikePerOf : kAssaultPerOf;
                 double v = per * std::min(force[oi], kAssaultCap);
                 // the strike goes ahead only if its order passes (10.2: a die of 2+ and die + CR +
@@ -1562,18 +1570,22 @@ size_t leave_holder(const core::GameState& root, const std::string& role, const 
     return units > movers ? acts.size() : best;
 }
 
-bool capital_short(const core::GameState& s, const std::string& role) {
+bool one_objective_short(const core::GameState& s, const std::string& role) {
     const Profile& p = profile(s.def());
-    return attacker_role(s.def(), role) && capital_short(s, p, s.def().side_index(role));
+    return attacker_role(s.def(), role) && one_objective_short(s, p, s.def().side_index(role));
 }
 
-int capital_distance(const core::ModuleDef& d, const std::string& label) {
-    const Profile& p = profile(d);
-    auto h = d.map.parse_label(label);
-    if (!h) return -1;
-    for (const auto& o : p.objectives)
-        if (o.capital) return hex::distance(*h, o.hex);
-    return -1;
+int decisive_distance(const core::GameState& s, const std::string& role, const std::string& label) {
+    const Profile& p = profile(s.def());
+    auto h = s.def().map.parse_label(label);
+    if (!h || !attacker_role(s.def(), role)) return -1;
+    int best = -1;
+    for (size_t oi = 0; oi < p.objectives.size(); ++oi)
+        if (decisive_objective(s, p, s.def().side_index(role), oi)) {
+            const int dn = hex::distance(*h, p.objectives[oi].hex);
+            if (best < 0 || dn < best) best = dn;
+        }
+    return best;
 }
 
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules) {
@@ -1740,10 +1752,10 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         }
         // 14.4: the south held, Paris within a march (3 hexes, 5 forced) and an attack of the stack
         double strike = 0;
-        if (cmd && !disrupted && capital_short(s, p, role_idx))
-            for (const auto& o : p.objectives) {
-                if (!o.capital) continue;
-                const int dp = hex::distance(*h, o.hex);
+        if (cmd && !disrupted)
+            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+                if (!decisive_objective(s, p, role_idx, oi)) continue;
+                const int dp = hex::distance(*h, p.objectives[oi].hex);
                 strike = std::max(strike, dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0);
             }
         // the depot plan: a city of it within a march that no unit of the stack's side holds yet
@@ -1789,7 +1801,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // supply was valued at 0.
         double rally = 0;
         if (cmd && disrupted && cr_sum > 0)
-            for (const auto& o : p.objectives) {
+            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+                const auto& o = p.objectives[oi];
                 const int dn = hex::distance(o.hex, *h);
                 if (dn > kRallyNearHexes || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
                 const bool attack_now = dn == 1 && cr_sum >= disrupted_units;
@@ -1797,7 +1810,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                 const double freed = std::min(1.0, static_cast<double>(cr_sum) / disrupted_units);
                 rally = std::max(rally, kRallyNear * own_whole * freed);
                 if (!attack_now) continue;
-                if (o.capital && capital_short(s, p, role_idx)) rally = std::max(rally, kStrikeNear);
+                if (decisive_objective(s, p, role_idx, oi)) rally = std::max(rally, kStrikeNear);
                 if (last_two_turns(s)) rally = std::max(rally, kAssaultTrainPerOf * stack_of2());
             }
         return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;

@@ -1519,17 +1519,71 @@ TEST_CASE("14.4: with Bordeaux held, Paris by the Turn's end wins: the Coalition
     core::GameState held = st;
     held.move_piece(south, core::Location::at(*g.def->map.parse_label("5929")));
     ai::set_supply_root(nullptr);
-    CHECK_FALSE(ai::capital_short(st, "coalition"));
-    CHECK(ai::capital_short(held, "coalition"));
-    CHECK_FALSE(ai::capital_short(held, "french"));
+    CHECK_FALSE(ai::one_objective_short(st, "coalition"));
+    CHECK(ai::one_objective_short(held, "coalition"));
+    CHECK_FALSE(ai::one_objective_short(held, "french"));
     // the stack's move is worth a train before the others' (8.2)
     CHECK(ai::stack_potential(held, "coalition", "5123") > ai::stack_potential(st, "coalition", "5123") + 2000);
     // and Paris taken as well is most of a win
     core::GameState both = held;
     both.move_piece(units[0], core::Location::at(*g.def->map.parse_label("5420")));
-    CHECK_FALSE(ai::capital_short(both, "coalition"));
+    CHECK_FALSE(ai::one_objective_short(both, "coalition"));
     CHECK(ai::evaluate(both, "coalition").cities > ai::evaluate(held, "coalition").cities + 100000);
     CHECK(ai::evaluate(both, "french").cities < ai::evaluate(held, "french").cities - 100000);
+}
+
+TEST_CASE("14.4: with Paris held, Bordeaux by the Turn's end wins: the Coalition strikes at the south", "[ai]") {
+    // Seed 23769, Turn 12: Paris held by the Coalition since Turn 9, Bordeaux (5929) empty and
+    // Hill's stack next to it at 5930; its train was valued 0.9 and the five trains went to the
+    // stacks around Paris. The French won.
+    Game g = load_1814();
+    auto s = start_1814(g, 3);
+    core::GameState st = s.state();
+    const int co = g.def->side_index("coalition");
+    st.turn = 6;  // outside the last Turns, after the Pyrenean winter (14.8)
+    int eliminated = -1;
+    for (size_t b = 0; b < g.def->map.boxes.size(); ++b)
+        if (g.def->map.boxes[b].id == "eliminated") eliminated = static_cast<int>(b);
+    REQUIRE(eliminated >= 0);
+    const auto paris = *g.def->map.parse_label("5420");
+    const auto bordeaux = *g.def->map.parse_label("5929");
+    // Paris and Bordeaux emptied of the French combat units
+    for (int i = 0; i < st.piece_count(); ++i) {
+        const auto& pc = st.piece(i);
+        if (pc.owner != co && pc.loc.is_hex() && (pc.loc.hex == paris || pc.loc.hex == bordeaux) &&
+            g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit")
+            st.move_piece(i, core::Location::in_box(eliminated));
+    }
+    const auto [cmd, units] = commander_and_two(g, st);
+    REQUIRE_FALSE(cmd.empty());
+    const auto at = *g.def->map.parse_label("5930");
+    REQUIRE(hex::distance(at, bordeaux) == 1);
+    place_stack(st, cmd, units, at);
+    // another Coalition unit in Paris
+    int north = -1;
+    for (const auto& pc : st.pieces())
+        if (pc.owner == co && pc.loc.is_hex() && pc.loc.hex != at &&
+            g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit") {
+            north = st.find_piece(pc.id);
+            break;
+        }
+    REQUIRE(north >= 0);
+    core::GameState held = st;
+    held.move_piece(north, core::Location::at(paris));
+    ai::set_supply_root(nullptr);
+    CHECK_FALSE(ai::one_objective_short(st, "coalition"));
+    CHECK(ai::one_objective_short(held, "coalition"));
+    CHECK_FALSE(ai::one_objective_short(held, "french"));
+    CHECK(ai::decisive_distance(held, "coalition", "5930") == 1);
+    CHECK(ai::decisive_distance(st, "coalition", "5930") == -1);
+    // the stack's move is worth a train before the others' (8.2, 7.3)
+    CHECK(ai::stack_potential(held, "coalition", "5930") > ai::stack_potential(st, "coalition", "5930") + 2000);
+    // and the move planner may force-march into Bordeaux (8.4), as into Paris with the south held
+    CHECK(ai::plan_forced_march(held, "coalition", "5929"));
+    // (a forced march elsewhere is Spring's business: 8.4, attacker_rush; Turn 6 is Winter)
+    CHECK_FALSE(ai::plan_forced_march(st, "coalition", "5929"));
+    // the force next to Bordeaux counts as the strike's (250 per half-OF), not the assault's
+    CHECK(ai::evaluate(held, "coalition").objectives > ai::evaluate(st, "coalition").objectives + 500);
 }
 
 TEST_CASE("8.1, 8.4, 10.1: a Coalition stack near Paris held still by a disrupted unit is worth a train to rally it", "[ai]") {
@@ -1625,7 +1679,7 @@ TEST_CASE("8.1, 10.1: a train rallies a stack next to Paris for an attack the sa
         if (!cs.units.empty() && std::find(two.begin(), two.end(), cs.units[0]) == two.end()) { other = cs.units[0]; break; }
     REQUIRE(other >= 0);
     held.move_piece(other, core::Location::at(*g.def->map.parse_label("5929")));
-    REQUIRE(ai::capital_short(held, "coalition"));
+    REQUIRE(ai::one_objective_short(held, "coalition"));
     CHECK(ai::stack_potential(held, "coalition", next_l) > 2000.0);
     // a rally that leaves a unit disrupted frees no attack (10.1): with two disrupted units and a
     // CR of 1, nothing on the last Turn
@@ -1791,7 +1845,7 @@ TEST_CASE("10.2, 11.2, 14.4: with the south held, a strike at Paris counts by it
             break;
         }
     ai::set_supply_root(nullptr);
-    REQUIRE(ai::capital_short(st, "coalition"));
+    REQUIRE(ai::one_objective_short(st, "coalition"));
     // in supply: a Coalition depot three hexes away (6.1, within the Spring's five)
     const int depot_type = g.def->counter_type_index("coalition_supply");
     const int depot_face = g.def->counter_types[static_cast<size_t>(depot_type)].face_index("depot");
@@ -1856,7 +1910,7 @@ TEST_CASE("10.2, 11.8, 14.4: with the south held, an attack that thins Paris's g
     const core::GameState base = campaign_on_turn(g, 12);
     ai::set_supply_root(nullptr);
     const core::GameState before = strike_position(g, base, "5321", 3, 4);
-    REQUIRE(ai::capital_short(before, "coalition"));
+    REQUIRE(ai::one_objective_short(before, "coalition"));
     const core::GameState thinned = strike_position(g, base, "5321", 1, 0);
     CHECK(ai::evaluate(thinned, "coalition").total > ai::evaluate(before, "coalition").total);
     // an attack elsewhere that spends the same CCs thins nothing: worse than keeping them
@@ -1895,7 +1949,7 @@ TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Pa
         for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5421")))) st.set_face(i, 0);
         for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5420")))) st.set_face(i, 1);  // disrupted (11.19)
         auto s2 = session_with(g, s, st);
-        REQUIRE(ai::capital_short(s2.state(), "coalition"));
+        REQUIRE(ai::one_objective_short(s2.state(), "coalition"));
         bool on_paris = false, elsewhere = false;
         for (const auto& a : s2.actions("coalition")) {
             if (a.kind != "attack" || a.args.size() < 2) continue;
@@ -1935,9 +1989,9 @@ TEST_CASE("8.4, 8.6, 11.2, 14.4: in Winter, with the south held, the move planne
             held.move_piece(held.find_piece(pc.id), core::Location::at(*g.def->map.parse_label("5929")));
             break;
         }
-    REQUIRE(ai::capital_short(held, "coalition"));
-    REQUIRE(ai::capital_distance(*g.def, "5321") == 1);
-    REQUIRE(ai::capital_distance(*g.def, "5519") == 2);
+    REQUIRE(ai::one_objective_short(held, "coalition"));
+    REQUIRE(ai::decisive_distance(held, "coalition", "5321") == 1);
+    REQUIRE(ai::decisive_distance(held, "coalition", "5519") == 2);
     // not while the south is still to take, in Winter
     CHECK_FALSE(ai::plan_forced_march(st, "coalition", "5321"));
     // the south held: next to Paris (or into it), not short of it (seed 15840: 5519)
