@@ -866,7 +866,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // one die, looked better after a lucky roll: seed 2, Turn 12, an attack near Bordeaux was
     // chosen while two stacks stood next to a Paris of three disrupted units)
     if (strike_on) {
-        auto on_capital = [&](size_t i) {
+        auto on_decisive = [&](size_t i) {
             return acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
                    decisive_distance(worlds[0], role, acts[i].args[1]) == 0;
         };
@@ -874,7 +874,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         const std::string napoleon_at = enemy_napoleon(worlds[0], role);
         auto on_napoleon = [&](size_t i) { return acts[i].kind == "attack" && acts[i].args.size() >= 2 && acts[i].args[1] == napoleon_at; };
         bool any = false;
-        for (size_t i : order) any = any || on_capital(i);
+        for (size_t i : order) any = any || on_decisive(i);
         // on the last Turn passing loses the game (14.4), whatever the attack's odds: it is not
         // looked at (seed 110867, Turn 12: Rayevsky's stack next to a Paris of four Guard units
         // passed; the attack and the pass were judged -908 and -962 on six dice)
@@ -883,7 +883,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         if (any)
             order.erase(std::remove_if(order.begin(), order.end(),
                                        [&](size_t i) {
-                                           return (acts[i].kind == "attack" && !on_capital(i) && !on_napoleon(i)) ||
+                                           return (acts[i].kind == "attack" && !on_decisive(i) && !on_napoleon(i)) ||
                                                   (last_turn && acts[i].kind == "pass");
                                        }),
                         order.end());

@@ -77,8 +77,9 @@ bool one_objective_short(const core::GameState& s, const std::string& role);
 // the attacking `role` (one_objective_short); -1 when there is none.
 int decisive_distance(const core::GameState& s, const std::string& role, const std::string& hex);
 // 8.4, 11.2, 14.4: whether the move planner looks at a forced march of `role`'s stack ending at
-// `dest` (it never does otherwise, but to overrun a lone Napoleon): on the last two Turns, and
-// when the south is held one that ends next to Paris.
+// `dest` (it never does otherwise, but to overrun a lone Napoleon): on the last two Turns, outside
+// Winter (attacker_rush), and when one objective is short (one_objective_short) one that ends next
+// to that objective or in it.
 bool plan_forced_march(const core::GameState& root, const std::string& role, const std::string& dest);
 // 6.2: whether `h` is a city friendly to another side than `side` (the module's regions
 // "<side>_friendly"; without them, every city): no supply route of `side` passes it unless a stack

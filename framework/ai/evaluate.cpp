@@ -1750,7 +1750,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             const int dn = hex::distance(*h, *d.map.parse_label(nap));
             hunt = dn <= 3 ? kHuntNear : dn <= 5 ? kHuntFar : 0.0;
         }
-        // 14.4: the south held, Paris within a march (3 hexes, 5 forced) and an attack of the stack
+        // 14.4: the objective that wins by this Turn's end (Paris with the south held, or the south
+        // with Paris held) within a march (3 hexes, 5 forced) and an attack of the stack
         double strike = 0;
         if (cmd && !disrupted)
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
