@@ -234,25 +234,21 @@ bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int
     return false;
 }
 
-// 14.4: whether occupying objective `oi` by this Turn's end wins the game for the attacking `side`,
-// because it holds the rest of the condition: Paris once it holds Bordeaux or Marseilles; each of
-// Bordeaux and Marseilles once it holds Paris and neither of them (seed 23769, Turn 12: Paris held
-// since Turn 9, Bordeaux empty and Hill's stack next to it; its train was valued 0.9, and the five
-// went to the stacks around Paris).
-bool decisive_objective(const core::GameState& s, const Profile& p, int side, size_t oi) {
-    if (side < 0 || oi >= p.objectives.size()) return false;
+// 14.4: the objectives whose occupation by this Turn's end wins the game for the attacking `side`
+// (bit oi for objective oi), because it holds the rest of the condition: Paris once it holds
+// Bordeaux or Marseilles; each of Bordeaux and Marseilles once it holds Paris and neither of them
+// (seed 23769, Turn 12: Paris held since Turn 9, Bordeaux empty and Hill's stack next to it; its
+// train was valued 0.9, and the five went to the stacks around Paris). Read once per evaluation.
+unsigned decisive_objectives(const core::GameState& s, const Profile& p, int side) {
+    if (side < 0) return 0;
     bool capital = false, other = false;
     for (const auto& o : p.objectives)
         if (has_unit(s, p, core::Location::at(o.hex), side)) (o.capital ? capital : other) = true;
-    if (capital && other) return false;  // won already at this Turn's end
-    return p.objectives[oi].capital ? other : capital;
-}
-
-// Whether some objective's occupation by this Turn's end would win the game for `side` (14.4).
-bool one_objective_short(const core::GameState& s, const Profile& p, int side) {
-    for (size_t oi = 0; oi < p.objectives.size(); ++oi)
-        if (decisive_objective(s, p, side, oi)) return true;
-    return false;
+    if (capital && other) return 0;  // won already at this Turn's end
+    unsigned mask = 0;
+    for (size_t oi = 0; oi < p.objectives.size() && oi < 32; ++oi)
+        if (p.objectives[oi].capital ? other : capital) mask |= 1u << oi;
+    return mask;
 }
 
 // Each side's depots on the map (7.7), appended to `out` (side index -> hexes).
@@ -806,7 +802,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // 14.4 on the last two Turns: an objective the attacker does not hold yet is taken by an
         // attack (10-11) from the hexes around it; undisrupted units there (in supply, or on the
         // last Turn any: 6.4 disrupts only at the next supply phase) are worth their strength
-        const bool one_short = one_objective_short(s, p, att_idx);
+        const unsigned decisive = decisive_objectives(s, p, att_idx);
+        const bool one_short = decisive != 0;
         // The force next to an objective is worth something only while it can still attack: once
         // the Turn's combat phase is over, the last Turn's assault is worth nothing, and a strike
         // at Paris waits for the next Turn (the ordinary weight). Otherwise passing kept the force's
@@ -849,7 +846,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             const int cc_left = cc != s.tracks().end() ? static_cast<int>(cc->second) : -1;
             double capital = 0, other = 0;
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
-                const bool strike = !combat_over && decisive_objective(s, p, att_idx, oi);
+                const bool strike = !combat_over && (decisive >> oi & 1u);
                 const double per = strike ? kStrikePerOf : kAssaultPerOf;
                 double v = per * std::min(force[oi], kAssaultCap);
                 // the strike goes ahead only if its order passes (10.2: a die of 2+ and die + CR +
@@ -1572,16 +1569,17 @@ size_t leave_holder(const core::GameState& root, const std::string& role, const 
 
 bool one_objective_short(const core::GameState& s, const std::string& role) {
     const Profile& p = profile(s.def());
-    return attacker_role(s.def(), role) && one_objective_short(s, p, s.def().side_index(role));
+    return attacker_role(s.def(), role) && decisive_objectives(s, p, s.def().side_index(role)) != 0;
 }
 
 int decisive_distance(const core::GameState& s, const std::string& role, const std::string& label) {
     const Profile& p = profile(s.def());
     auto h = s.def().map.parse_label(label);
     if (!h || !attacker_role(s.def(), role)) return -1;
+    const unsigned decisive = decisive_objectives(s, p, s.def().side_index(role));
     int best = -1;
     for (size_t oi = 0; oi < p.objectives.size(); ++oi)
-        if (decisive_objective(s, p, s.def().side_index(role), oi)) {
+        if (decisive >> oi & 1u) {
             const int dn = hex::distance(*h, p.objectives[oi].hex);
             if (best < 0 || dn < best) best = dn;
         }
@@ -1752,10 +1750,11 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         }
         // 14.4: the objective that wins by this Turn's end (Paris with the south held, or the south
         // with Paris held) within a march (3 hexes, 5 forced) and an attack of the stack
+        const unsigned decisive = decisive_objectives(s, p, role_idx);
         double strike = 0;
         if (cmd && !disrupted)
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
-                if (!decisive_objective(s, p, role_idx, oi)) continue;
+                if (!(decisive >> oi & 1u)) continue;
                 const int dp = hex::distance(*h, p.objectives[oi].hex);
                 strike = std::max(strike, dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0);
             }
@@ -1811,7 +1810,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                 const double freed = std::min(1.0, static_cast<double>(cr_sum) / disrupted_units);
                 rally = std::max(rally, kRallyNear * own_whole * freed);
                 if (!attack_now) continue;
-                if (decisive_objective(s, p, role_idx, oi)) rally = std::max(rally, kStrikeNear);
+                if (decisive >> oi & 1u) rally = std::max(rally, kStrikeNear);
                 if (last_two_turns(s)) rally = std::max(rally, kAssaultTrainPerOf * stack_of2());
             }
         return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;
