@@ -197,11 +197,12 @@ AiBot::~AiBot() = default;
 int AiBot::order_test_choice(const core::GameState& g, const std::string& role, const std::vector<core::Action>& acts,
                              int& budget, std::vector<double>* chances) {
     if (g.decision.step != "combat.attacker_cc" || !g.forced_dice.empty()) return -1;
-    // an attack on an objective (14.4) gets every CC that raises its chance
+    // an attack on an objective or on Napoleon's hex (14.4, 11.20) gets every CC that raises its
+    // chance: it can decide the game, and a failed test (10.2 b) ends the Turn's attacks anyway
     bool all_in = false;
     if (const core::Value& c = g.var("combat_current"); c.is_object())
         if (auto to = c.as_object().find("to"); to != c.as_object().end() && to->second.is_string())
-            all_in = objective_hex(g.def(), to->second.as_string());
+            all_in = objective_hex(g.def(), to->second.as_string()) || enemy_napoleon(g, role) == to->second.as_string();
     int best = -1;
     double best_p = -1;
     if (chances) chances->assign(acts.size(), -1);

@@ -685,6 +685,59 @@ TEST_CASE("10.2: the AI puts behind an attack the fewest Combat Commands that gi
     CHECK(checked == 3);
 }
 
+TEST_CASE("10.2, 11.20, 14.4: an attack on Napoleon's hex gets every Combat Command that raises its chance", "[ai]") {
+    // seed 71289, Turn 12: Bluecher's attack on a lone Napoleon at Tours with no French stack
+    // within three hexes (11.20: he could not escape) got 1 CC, CR 3: the order failed on a 2
+    // (10.2 b), which also ended the Coalition's attacks for the Turn; with 3 CCs only a 1 stops it.
+    Game g = load_1814();
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 60 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "combat.attacker_cc", 1)) continue;
+        const auto acts = s.actions("coalition");
+        const core::Value& cur = s.state().var("combat_current");
+        if (!cur.is_object() || !cur.as_object().count("to")) continue;
+        const std::string to = cur.as_object().at("to").as_string();
+        if (ai::objective_hex(*g.def, to)) continue;
+        // the stack's CR, read from the rules' own log of a test thrown with a 6 and no CC
+        core::GameState probe = s.state();
+        probe.forced_dice = {6};
+        const size_t before = probe.events.size();
+        g.rules->apply(probe, "coalition", acts[0]);
+        int cr = -1;
+        for (size_t e = before; e < probe.events.size(); ++e)
+            if (auto at = probe.events[e].text.find("+ CR "); at != std::string::npos)
+                cr = std::atoi(probe.events[e].text.c_str() + at + 5);
+        REQUIRE(cr >= 0);
+        auto chance = [&](int n) {  // faces 2-6 that go ahead (10.2: a 1 aborts)
+            int ok = 0;
+            for (int d = 2; d <= 6; ++d) ok += d + cr + n >= 7;
+            return ok;
+        };
+        const int most = static_cast<int>(acts.size()) - 1;
+        int enough = -1, best = 0;
+        for (int n = 0; n <= most; ++n) {
+            if (enough < 0 && chance(n) >= 4) enough = n;
+            if (chance(n) > chance(best)) best = n;
+        }
+        if (enough < 0 || enough >= best) continue;  // no CC beyond two-in-three raises the chance
+        ai::AiBot plain(ai::Level::Normal, seed);
+        CHECK(plain.choose(s, "coalition") == "cc " + std::to_string(enough));
+        // the same attack with Napoleon in the defending hex
+        core::GameState st = s.state();
+        const int nap = st.find_piece("napoleon");
+        REQUIRE(nap >= 0);
+        st.move_piece(nap, core::Location::at(*g.def->map.parse_label(to)));
+        auto s2 = session_with(g, s, st);
+        REQUIRE(ai::enemy_napoleon(s2.state(), "coalition") == to);
+        ai::AiBot bot(ai::Level::Normal, seed);
+        INFO("seed " << seed << ", CR " << cr << ", attack on " << to);
+        CHECK(bot.choose(s2, "coalition") == "cc " + std::to_string(best));
+        ++checked;
+    }
+    CHECK(checked == 2);
+}
+
 namespace {
 // A position on Turn `turn` with two lone units of the Army of Silesia (marching on Paris) on the
 // Rhine front, one a hex ahead of the other, both within the supply range of the eastern map
