@@ -455,6 +455,59 @@ TEST_CASE("the Coalition AI plans its moves whole, deterministically for a seed 
     for (const auto& n : n1) CHECK(n.find("planned move") != std::string::npos);
 }
 
+TEST_CASE("8.4, 8.6: a step that spends the whole allowance ends the move and is valued at the attrition die's odds", "[ai]") {
+    // A five-hex step ends the move inside the rules, which throw the attrition die there: the
+    // planner valued it on the one face its copy's dice gave, shared by every such end of the
+    // plan, so whether a five-hex march looked best swung with the AI's seed (seed 23780, Turn 9:
+    // a stack went 4923-5020-4920-5020, five hexes, where three reached 5020). At the odds, a
+    // five-hex march is chosen, and valued, alike whatever the seed.
+    Game g = load_1814();
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 40 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "movement.stack", 7)) continue;
+        // a stack that can spend its whole allowance, and no reconnaissance in force on offer (8.5:
+        // a combat's dice, sampled)
+        bool five = false, recon = false;
+        for (const auto& a : s.actions("coalition")) {
+            five = five || (a.kind == "to" && a.label.find("(5 hexes") != std::string::npos);
+            recon = recon || a.kind == "recon";
+        }
+        if (!five || recon) continue;
+        // nothing hidden from the Coalition (7.5: the French trains face down, genuine or dummy,
+        // taken off), so every seed's determinized position is the same
+        core::GameState st = s.state();
+        const int train = g.def->counter_type_index("french_supply");
+        const int dummy = g.def->counter_type_index("french_supply_dummy");
+        for (int i = 0; i < st.piece_count(); ++i) {
+            const auto& pc = st.piece(i);
+            const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+            if ((pc.type == train || pc.type == dummy) && ct.faces[static_cast<size_t>(pc.face)].id != "depot")
+                st.move_piece(i, core::Location::nowhere());
+        }
+        auto s2 = session_with(g, s, st);
+        std::set<std::string> chosen;
+        std::set<long long> values;  // (to a tenth)
+        bool five_chosen = false;
+        for (std::uint64_t ai_seed = 1; ai_seed <= 6; ++ai_seed) {
+            ai::AiBot bot(ai::Level::Normal, ai_seed);
+            const std::string act = bot.choose(s2, "coalition");
+            const std::string why = bot.explain();
+            const size_t at = why.find("planned move, value ");
+            REQUIRE(at != std::string::npos);
+            chosen.insert(act);
+            values.insert(std::llround(10.0 * std::atof(why.c_str() + at + 20)));
+            five_chosen = five_chosen || why.find("(5 hexes") != std::string::npos;
+        }
+        if (!five_chosen) continue;
+        INFO("seed " << seed << ": " << chosen.size() << " different steps, " << values.size() << " different values");
+        CHECK(chosen.size() == 1);
+        CHECK(values.size() == 1);
+        ++checked;
+    }
+    CHECK(checked == 2);
+}
+
 constexpr int kStalledTurnsInTest = 2;
 
 TEST_CASE("a Coalition stack that leaves its Supply Train unused gets trains after the others (7.3, 8.2)", "[ai]") {
