@@ -550,10 +550,13 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                     // disrupted another, and the stack sat in Mainz out of supply all game)
                     if (a.kind == "recon") rollout(c.g, budget, role, "movement.stack");
                     if (a.kind == "to") {
-                        // the sample's escapes and attrition played out, to see what the dice decide
+                        // what the dice decided in the sample: the escapes the enemy places (8.9,
+                        // 11.20) played out first, to see who was overrun and whether the move goes on
                         core::GameState settled = c.g;
-                        int small = 12;
-                        rollout(settled, small, role, "movement.stack");
+                        if (settled.decision.role != role) {
+                            int small = 12;
+                            rollout(settled, small, role, "movement.stack");
+                        }
                         const int fates = overrun(n.g, settled);
                         const bool ended = !(settled.decision.step == "movement.stack" && settled.decision.role == role);
                         if (fates > 0 || ended) {
