@@ -392,7 +392,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         }
         ev = with_face(1);
         // (the die's best face bounds the mean: an end that cannot beat the best so far even
-        // without attrition is not thrown again; cheaper, and the plan comes out the same)
+        // without attrition is not thrown again; the plan comes out the same wherever the
+        // evaluation does not rise with the attrition die)
         if (p > 0 && ev.total > plan.value) {
             Evaluation worst = with_face(6), mean;
             add(mean, ev, 1.0 - p);
@@ -452,8 +453,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         const double p = ended ? march_attrition_chance(g, attrition_after(g, a)) : 0.0;
         const double eliminated = fates > 0 ? 1.0 / 6.0 : 0.0;
         // the best outcome first (the Commanders eliminated, no attrition): it bounds the mean, and
-        // a step whose best cannot beat the plan so far is looked at no further (the plan comes
-        // out the same, for a fraction of the outcomes played out and judged)
+        // a step whose best cannot beat the plan so far is looked at no further (the same plan
+        // wherever the evaluation is monotone in the faces: 9 of 10 games played alike, seed 7)
         const int best_fate = fates > 0 ? 1 : 6;
         const Evaluation top = with(best_fate, 1);
         if (top.total <= plan.value) {
