@@ -97,6 +97,12 @@ int attrition_hexes(const core::GameState& g) {
     return it != c.as_object().end() && it->second.is_int() ? static_cast<int>(it->second.as_int()) : -1;
 }
 
+// 14.4, 11.20: an attack on `hex` may decide the game: an objective, or Napoleon's hex (the
+// attacker's: a 1 on his fate die, or no escape, wins it).
+bool game_deciding_target(const core::GameState& g, const std::string& role, const std::string& hex) {
+    return objective_hex(g.def(), hex) || enemy_napoleon(g, role) == hex;
+}
+
 // 8.6: the hexes march attrition counts once the step `to` is taken: those counted so far
 // (`att`) and the hexes the step spends (its label's total less the context's `spent`; difficult
 // terrain counts two in both); the label's total when the context does not say.
@@ -215,7 +221,7 @@ int AiBot::order_test_choice(const core::GameState& g, const std::string& role, 
     bool all_in = false;
     if (const core::Value& c = g.var("combat_current"); c.is_object())
         if (auto to = c.as_object().find("to"); to != c.as_object().end() && to->second.is_string())
-            all_in = objective_hex(g.def(), to->second.as_string()) || enemy_napoleon(g, role) == to->second.as_string();
+            all_in = game_deciding_target(g, role, to->second.as_string());
     int best = -1;
     double best_p = -1;
     if (chances) chances->assign(acts.size(), -1);
@@ -372,36 +378,6 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         int hexes;     // hexes used so far (-1: unknown)
         bool holder;   // a unit was left behind to hold the city (below)
     };
-    auto end_value = [&](const core::GameState& g, const core::Action& end, int hexes, Evaluation& ev) {
-        const double p = march_attrition_chance(g, std::max(hexes, 0));
-        auto with_face = [&](int face) {
-            core::GameState c = g;
-            c.forced_dice = {face};
-            --budget;
-            rules_->apply(c, role, end);
-            c.forced_dice.clear();
-            int small = 12;  // the attrition victims chosen (movement.attrition)
-            rollout(c, small);
-            return evaluate(c, role);
-        };
-        if (p < 0) {  // no table: the mean over the die's faces
-            Evaluation mean;
-            for (int f = 1; f <= 6; ++f) add(mean, with_face(f), 1.0 / 6.0);
-            ev = mean;
-            return ev.total;
-        }
-        ev = with_face(1);
-        // (the die's best face bounds the mean: an end that cannot beat the best so far even
-        // without attrition is not thrown again; the plan comes out the same wherever the
-        // evaluation does not rise with the attrition die)
-        if (p > 0 && ev.total > plan.value) {
-            Evaluation worst = with_face(6), mean;
-            add(mean, ev, 1.0 - p);
-            add(mean, worst, p);
-            ev = mean;
-        }
-        return ev.total;
-    };
     // forced marches (8.4) looked at: plan_forced_march
     const bool rush = last_two_turns(root) || one_objective_short(root, role) || attacker_rush(root, role);
     // where the stack stands: the hexes used so far are one less than the cheapest step's
@@ -429,16 +405,19 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         for (int i : enemy_commanders) k += !(before.piece(i).loc == after.piece(i).loc);
         return k;
     };
-    // A step whose dice decide its worth, valued at their odds, not on the one face the copy's
-    // dice gave: siblings share that face, so all such steps of a plan looked lucky or unlucky
-    // together and the planner took the lucky ones. The dice: each of `fates` overrun Commanders
-    // (face 1, one in six: eliminated; face 6: escaped) and, when the step ended the move (8.4:
-    // its whole allowance spent), the attrition die (8.6) at its chance. Each outcome is played
-    // out until the stack may go on or the move is over (escapes placed, attrition's victims).
+    // A step whose dice decide its worth (an `end`, or a step that overruns Commanders or spends
+    // the whole allowance), valued at their odds, not on the one face the copy's dice gave:
+    // siblings share that face, so all such steps of a plan looked lucky or unlucky together and
+    // the planner took the lucky ones. The dice: each of `fates` overrun Commanders (face 1, one in
+    // six: eliminated; face 6: escaped) and, when the step ends the move (`ended`: an `end`, or
+    // 8.4's whole allowance spent), the attrition die (8.6) at its chance for `hexes` (read from
+    // the module's tables; without them, the mean over its faces). Each outcome is played out
+    // until the stack may go on or the move is over (escapes placed, attrition's victims).
     // Seen on seed 23780, Turn 9: a stack went 4923-5020-4920-5020, five hexes and a forced march
     // where three reached 5020; on 96 games, 1003 Coalition moves of five hexes against 269 of
     // four, and 452 units lost to Spring's five-hex attrition.
-    auto dice_value = [&](const core::GameState& g, const core::Action& a, int fates, bool ended, Evaluation& ev) {
+    auto dice_value = [&](const core::GameState& g, const core::Action& a, int fates, bool ended, int hexes,
+                          Evaluation& ev) {
         auto with = [&](int fate, int attrition) {
             core::GameState c = g;
             c.forced_dice.assign(static_cast<size_t>(fates), fate);
@@ -450,7 +429,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             c.forced_dice.clear();
             return evaluate(c, role);
         };
-        const double p = ended ? march_attrition_chance(g, attrition_after(g, a)) : 0.0;
+        const double p = ended ? march_attrition_chance(g, std::max(hexes, 0)) : 0.0;
         const double eliminated = fates > 0 ? 1.0 / 6.0 : 0.0;
         // the best outcome first (the Commanders eliminated, no attrition): it bounds the mean, and
         // a step whose best cannot beat the plan so far is looked at no further (the same plan
@@ -539,7 +518,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 double v;
                 try {
                     const int att = attrition_hexes(n.g);
-                    v = end_value(n.g, a, att >= 0 ? att : n.hexes, ev);
+                    v = dice_value(n.g, a, 0, true, att >= 0 ? att : n.hexes, ev);
                 } catch (const std::exception&) {
                     continue;
                 }
@@ -566,17 +545,17 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                     if (a.kind == "recon") rollout(c.g, budget, role, "movement.stack");
                     if (a.kind == "to") {
                         // what the dice decided in the sample: the escapes the enemy places (8.9,
-                        // 11.20) played out first, to see who was overrun and whether the move goes on
-                        core::GameState settled = c.g;
-                        if (settled.decision.role != role) {
+                        // 11.20) played out first (the move goes on from there), to see who was
+                        // overrun and whether the move is over
+                        if (c.g.decision.role != role) {
                             int small = 12;
-                            rollout(settled, small, role, "movement.stack");
+                            rollout(c.g, small, role, "movement.stack");
                         }
-                        const int fates = overrun(n.g, settled);
-                        const bool ended = !(settled.decision.step == "movement.stack" && settled.decision.role == role);
+                        const int fates = overrun(n.g, c.g);
+                        const bool ended = !(c.g.decision.step == "movement.stack" && c.g.decision.role == role);
                         if (fates > 0 || ended) {
                             Evaluation ev;
-                            const double v = dice_value(n.g, a, fates, ended, ev);
+                            const double v = dice_value(n.g, a, fates, ended, attrition_after(n.g, a), ev);
                             if (v > plan.value) {
                                 plan.value = v;
                                 plan.eval = ev;
@@ -584,7 +563,6 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                             }
                             if (ended) continue;
                         }
-                        c.g = std::move(settled);  // the move goes on from there
                     }
                 } catch (const std::exception&) {
                     continue;
@@ -996,7 +974,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // an attack on an objective or on Napoleon's stack (14.4, 11.20: it may win the game) is
         // judged over several dice, not one: its value is mostly the chance of taking the hex
         const int samples = step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
-                                    (objective_hex(s.def(), acts[i].args[1]) || enemy_napoleon(worlds[0], role) == acts[i].args[1])
+                                    game_deciding_target(worlds[0], role, acts[i].args[1])
                                 ? std::max(p_.samples, kObjectiveAttackSamples)
                                 : p_.samples;
         for (int k = 0; k < samples; ++k) {

@@ -121,8 +121,7 @@ bool objective_hex(const core::ModuleDef& d, const std::string& label);
 // is taken): his hex label ("" when he is not on the map or `role` is not the attacker), and
 // whether no enemy combat unit stands with him (then a stack entering his hex, 8.9, makes him
 // roll for his fate).
-// `piece`: his piece's index in the state.
-std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone = nullptr, int* piece = nullptr);
+std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone = nullptr);
 // The forward reach part of depot_value (7.8): kForwardPerHex per hex the attacker's depot net
 // would gain towards an objective, scaled by its army there (0 for the defender).
 double depot_forward_value(const core::GameState& s, const std::string& role, const std::string& hex);

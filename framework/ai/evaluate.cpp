@@ -1413,18 +1413,16 @@ bool objective_hex(const core::ModuleDef& d, const std::string& label) {
     return h && objective_hex_of(p, *h);
 }
 
-std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone, int* piece) {
+std::string enemy_napoleon(const core::GameState& s, const std::string& role, bool* alone) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
     if (alone) *alone = false;
-    if (piece) *piece = -1;
     if (p.attacker.empty() || role != p.attacker) return "";
     const int att_idx = d.side_index(p.attacker);
     for (int i = 0; i < s.piece_count(); ++i) {
         const auto& pc = s.piece(i);
         if (!p.napoleon[static_cast<size_t>(pc.type)] || pc.owner == att_idx || !pc.loc.is_hex()) continue;
         if (alone) *alone = !has_unit(s, p, pc.loc, pc.owner);
-        if (piece) *piece = i;
         return d.map.label(pc.loc.hex);
     }
     return "";

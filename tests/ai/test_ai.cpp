@@ -108,6 +108,26 @@ void place_stack(core::GameState& x, const std::string& cmd, const std::vector<i
     x.move_piece(x.find_piece(cmd), core::Location::at(at));
     for (int i : units) x.move_piece(i, core::Location::at(at));
 }
+// 10.2: the CR the order test adds for the attack waiting for its CCs in `st`, read from the rules'
+// own log of a test thrown with a 6 and no CC ("10.2: die 6 + CR c + 0 CC = ..."); -1 if none.
+int order_test_cr(const Game& g, const core::GameState& st, const std::string& role, const core::Action& no_cc) {
+    core::GameState probe = st;
+    probe.forced_dice = {6};
+    const size_t before = probe.events.size();
+    g.rules->apply(probe, role, no_cc);
+    int cr = -1;
+    for (size_t e = before; e < probe.events.size(); ++e)
+        if (auto at = probe.events[e].text.find("+ CR "); at != std::string::npos)
+            cr = std::atoi(probe.events[e].text.c_str() + at + 5);
+    return cr;
+}
+// 10.2: the faces of the die that let the order go ahead with `cc` CCs: a 1 aborts, otherwise
+// die + CR + CCs of 7 or more.
+int order_test_faces(int cr, int cc) {
+    int ok = 0;
+    for (int d = 2; d <= 6; ++d) ok += d + cr + cc >= 7;
+    return ok;
+}
 // The session `s` with its state replaced by `st` (a position a test arranged), at the same decision.
 session::Session session_with(const Game& g, const session::Session& s, const core::GameState& st) {
     auto j = s.to_json();
@@ -696,23 +716,9 @@ TEST_CASE("10.2: the AI puts behind an attack the fewest Combat Commands that gi
             const std::string role = s.decider();
             const auto acts = s.actions(role);
             if (s.state().decision.step == "combat.attacker_cc" && acts.size() >= 3) {
-                // the rules' own figures, read from the log of a test thrown with a 6 and no CC:
-                // "10.2: die 6 + CR c + 0 CC = ..."
-                core::GameState probe = s.state();
-                probe.forced_dice = {6};
-                const size_t before = probe.events.size();
-                g.rules->apply(probe, role, acts[0]);
-                int cr = -1;
-                for (size_t e = before; e < probe.events.size(); ++e)
-                    if (auto at = probe.events[e].text.find("+ CR "); at != std::string::npos)
-                        cr = std::atoi(probe.events[e].text.c_str() + at + 5);
+                const int cr = order_test_cr(g, s.state(), role, acts[0]);
                 REQUIRE(cr >= 0);
-                // 10.2: a 1 aborts; otherwise die + CR + CC >= 7 goes ahead
-                auto chance = [&](int n) {
-                    int ok = 0;
-                    for (int d = 2; d <= 6; ++d) ok += d + cr + n >= 7;
-                    return ok;
-                };
+                auto chance = [&](int n) { return order_test_faces(cr, n); };
                 const int most = static_cast<int>(acts.size()) - 1;
                 int expect = most;
                 for (int n = 0; n <= most; ++n)
@@ -752,21 +758,9 @@ TEST_CASE("10.2, 11.20, 14.4: an attack on Napoleon's hex gets every Combat Comm
         if (!cur.is_object() || !cur.as_object().count("to")) continue;
         const std::string to = cur.as_object().at("to").as_string();
         if (ai::objective_hex(*g.def, to)) continue;
-        // the stack's CR, read from the rules' own log of a test thrown with a 6 and no CC
-        core::GameState probe = s.state();
-        probe.forced_dice = {6};
-        const size_t before = probe.events.size();
-        g.rules->apply(probe, "coalition", acts[0]);
-        int cr = -1;
-        for (size_t e = before; e < probe.events.size(); ++e)
-            if (auto at = probe.events[e].text.find("+ CR "); at != std::string::npos)
-                cr = std::atoi(probe.events[e].text.c_str() + at + 5);
+        const int cr = order_test_cr(g, s.state(), "coalition", acts[0]);
         REQUIRE(cr >= 0);
-        auto chance = [&](int n) {  // faces 2-6 that go ahead (10.2: a 1 aborts)
-            int ok = 0;
-            for (int d = 2; d <= 6; ++d) ok += d + cr + n >= 7;
-            return ok;
-        };
+        auto chance = [&](int n) { return order_test_faces(cr, n); };
         const int most = static_cast<int>(acts.size()) - 1;
         int enough = -1, best = 0;
         for (int n = 0; n <= most; ++n) {
