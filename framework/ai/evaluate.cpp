@@ -224,6 +224,11 @@ constexpr double kForageMoves = 1.5;
 // worth this much per unit weight (a far stack's full march is 10, stack_potential)
 constexpr double kRallyNear = 10.0;
 constexpr int kRallyNearHexes = 4;
+// 8.1, 8.4, 14.4: with the objective that wins by a Turn's end within the strike's reach (6
+// hexes), a stack held still by a disrupted unit (8.4: every unit of a moving stack must be
+// undisrupted) whose Commanders can rally it is that strike's force a Turn later: its rally is
+// worth this share of the strike's train (kStrikeNear, kStrikeFar)
+constexpr double kRallyStrikeShare = 0.25;
 // depot_cost: kDepotCost once more for each this many Turns left to play
 constexpr double kDepotCostTurns = 3.0;
 
@@ -1810,6 +1815,19 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                 if (!attack_now) continue;
                 if (decisive >> oi & 1u) rally = std::max(rally, kStrikeNear);
                 if (last_two_turns(s)) rally = std::max(rally, kAssaultTrainPerOf * stack_of2());
+            }
+        // The strike's reach (14.4, 8.1, 8.4): with Paris (or the south) winning by a Turn's end, a
+        // stack within a forced march and an attack of it, held still by disrupted units its
+        // Commanders rally, marches on it next Turn; a rally needs the stack in supply (8.1). In
+        // 21 losses of 128 games the Bohemian army stood 4-8 hexes from Paris on Turns 9-12, the
+        // south held, nearly every stack held by a disrupted unit, its trains valued 10-70 against
+        // 1500-3000 for an undisrupted stack there (seed 47541, Turn 10).
+        if (cmd && disrupted && cr_sum >= disrupted_units && !(length > 0 && s.turn >= length) &&
+            (!g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0))
+            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
+                const int dp = hex::distance(*h, p.objectives[oi].hex);
+                if ((decisive >> oi & 1u) && dp >= 2)
+                    rally = std::max(rally, kRallyStrikeShare * (dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0));
             }
         return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;
     }

@@ -1735,6 +1735,59 @@ TEST_CASE("8.1, 8.4, 10.1: a Coalition stack near Paris held still by a disrupte
     else CHECK(both_v < near_v - 5.0);
 }
 
+TEST_CASE("8.1, 8.4, 14.4: with the south held, a stack within the strike's reach held still by a disrupted unit is worth a train to rally it", "[ai]") {
+    // Seed 47541, Turn 10: Bordeaux held since Turn 9, Barclay's stack six hexes from Paris held
+    // still by one disrupted Cossack unit (8.4), its train valued 67 against 1500 for an undisrupted
+    // stack there; the Bohemian army stood 4-8 hexes from Paris to the end.
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 9);
+    const auto paris = *g.def->map.parse_label("5420");
+    const auto near = *g.def->map.parse_label("5221");  // two hexes from Paris
+    const auto reach = *g.def->map.parse_label("4820");  // six: a forced march and an attack
+    const auto beyond = *g.def->map.parse_label("4719");  // seven
+    REQUIRE(hex::distance(near, paris) == 2);
+    REQUIRE(hex::distance(reach, paris) == 6);
+    REQUIRE(hex::distance(beyond, paris) == 7);
+    for (const auto& h : {near, reach, beyond})
+        for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
+    const auto [cmd, two] = commander_and_two(g, st);
+    REQUIRE(two.size() == 2);
+    const int cr = static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+    REQUIRE(cr >= 1);
+    // Bordeaux held: Paris by a Turn's end wins (14.4)
+    int other = -1;
+    for (const auto& cs : coalition_stacks(g, st))
+        if (!cs.units.empty() && std::find(two.begin(), two.end(), cs.units[0]) == two.end()) { other = cs.units[0]; break; }
+    REQUIRE(other >= 0);
+    st.move_piece(other, core::Location::at(*g.def->map.parse_label("5929")));
+    REQUIRE(ai::one_objective_short(st, "coalition"));
+    auto value_at = [&](hex::Hex at, int n_disrupted, int turn) {
+        core::GameState x = st;
+        x.turn = turn;
+        place_stack(x, cmd, two, at);
+        for (int k = 0; k < n_disrupted; ++k) x.set_face(two[static_cast<size_t>(k)], 1);
+        return ai::stack_potential(x, "coalition", g.def->map.label(at));
+    };
+    ai::set_supply_root(nullptr);
+    // within a march and an attack (4 hexes): a quarter of the strike's train (3000)
+    CHECK(value_at(near, 1, 9) > 700.0);
+    // within a forced march and an attack (6 hexes): a quarter of 1500
+    CHECK(value_at(reach, 1, 9) > 350.0);
+    CHECK(value_at(reach, 1, 9) < value_at(near, 1, 9));
+    // beyond it, a rally there is an ordinary one
+    CHECK(value_at(beyond, 1, 9) < 100.0);
+    // on the last Turn no later Turn's march follows the rally
+    CHECK(value_at(reach, 1, ai::game_length(st)) < 100.0);
+    // 8.1: a rally that leaves a unit disrupted does not free the stack (CR 1, two disrupted)
+    if (cr == 1) CHECK(value_at(reach, 2, 9) < 100.0);
+    // without the south held, the ordinary rally near Paris (kRallyNear)
+    core::GameState none = st;
+    none.move_piece(other, core::Location::nowhere());
+    place_stack(none, cmd, two, near);
+    none.set_face(two[0], 1);
+    CHECK(ai::stack_potential(none, "coalition", g.def->map.label(near)) < 100.0);
+}
+
 TEST_CASE("8.1, 10.1: a train rallies a stack next to Paris for an attack the same Turn, the last one too", "[ai]") {
     // The rally (8.1) comes before the combat phase (10): a stack next to Paris whose Commanders
     // rally all its disrupted units may attack it in the same Turn (10.1: no attack from a stack
