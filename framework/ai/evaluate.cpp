@@ -1818,10 +1818,10 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             }
         // The strike's reach (14.4, 8.1, 8.4): with Paris (or the south) winning by a Turn's end, a
         // stack within a forced march and an attack of it, held still by disrupted units its
-        // Commanders rally, marches on it next Turn; a rally needs the stack in supply (8.1). In
-        // 21 losses of 128 games the Bohemian army stood 4-8 hexes from Paris on Turns 9-12, the
-        // south held, nearly every stack held by a disrupted unit, its trains valued 10-70 against
-        // 1500-3000 for an undisrupted stack there (seed 47541, Turn 10).
+        // Commanders rally, marches on it next Turn; a rally needs the stack in supply (8.1). Seen
+        // on seed 47541, Turn 10: the south held, nearly every Bohemian stack 4-7 hexes from Paris
+        // held by a disrupted unit, their trains valued 10-70 against 1500-3000 for an undisrupted
+        // stack there.
         if (cmd && disrupted && cr_sum >= disrupted_units && !(length > 0 && s.turn >= length) &&
             (!g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0))
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
