@@ -1820,8 +1820,8 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // stack within a forced march and an attack of it, held still by disrupted units its
         // Commanders rally, marches on it next Turn; a rally needs the stack in supply (8.1). Seen
         // on seed 47541, Turn 10: the south held, nearly every Bohemian stack 4-7 hexes from Paris
-        // held by a disrupted unit, their trains valued 10-70 against 1500-3000 for an undisrupted
-        // stack there.
+        // held by a disrupted unit; the two in supply were valued 17 and 67 for a train against
+        // 1500-3000 for an undisrupted stack there.
         if (cmd && disrupted && cr_sum >= disrupted_units && !(length > 0 && s.turn >= length) &&
             (!g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0))
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {

@@ -1736,7 +1736,7 @@ TEST_CASE("8.1, 8.4, 10.1: a Coalition stack near Paris held still by a disrupte
 }
 
 TEST_CASE("8.1, 8.4, 14.4: with the south held, a stack within the strike's reach held still by a disrupted unit is worth a train to rally it", "[ai]") {
-    // Seed 47541, Turn 10: Bordeaux held since Turn 9, Barclay's stack six hexes from Paris held
+    // Seed 47541, Turn 10: Bordeaux held since Turn 8, Barclay's stack six hexes from Paris held
     // still by one disrupted Cossack unit (8.4), its train valued 67 against 1500 for an undisrupted
     // stack there; the Bohemian army stood 4-8 hexes from Paris to the end.
     Game g = load_1814();
