@@ -213,6 +213,9 @@ constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles hel
 constexpr double kStrikeNear = 3000.0;   // Paris within a march and an attack, the south held
 constexpr double kStrikeFar = 1500.0;    // within a forced march and an attack
 constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, the south held
+// The train of a stack `dp` hexes from the objective that wins by the Turn's end: within a march
+// and an attack (kStrikeNear), a forced march and an attack (kStrikeFar), or beyond (0)
+double strike_train(int dp) { return dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0; }
 // 11.8-11.15: one attack rarely clears a garrison of three; with fewer defenders the strike's force
 // is likelier to take Paris: its worth is scaled by min(kStrikeClearMax, kStrikeClear / (1 + defenders))
 constexpr double kStrikeClear = 4.0;
@@ -452,6 +455,11 @@ struct SupplyRoot {
     std::map<int, std::vector<hex::Hex>> field_hexes;
 };
 thread_local SupplyRoot g_root;
+// Whether `side`'s stack at `h` counts as in supply against the root's field (above); true when
+// no root is set (the caller then cannot tell, and does not hold it against the stack)
+bool in_root_supply(int side, hex::Hex h) {
+    return !g_root.set || g_root.field[side].count(key(h)) > 0 || g_root.in[side].count(key(h)) > 0;
+}
 // While a depot of the attacker's is converted or removed (7.1, 7.2): the depots it had before,
 // which the frontier term keeps measuring from (set_frontier_depots)
 thread_local std::optional<std::map<int, std::vector<hex::Hex>>> g_frontier_depots;
@@ -707,7 +715,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     auto supplied = [&](int side, hex::Hex h) {
         if (field && side == att_idx && approx)
             return field->hexes.count(key(h)) > 0 || (g_root.in[side].count(key(h)) > 0 && g_root.field[side].count(key(h)) == 0);
-        if (approx) return g_root.field[side].count(key(h)) > 0 || g_root.in[side].count(key(h)) > 0;
+        if (approx) return in_root_supply(side, h);
         if (real) return unsupplied[side].count(key(h)) == 0;
         for (const hex::Hex& src : sources[side])
             if (hex::distance(src, h) <= range) return true;
@@ -1727,7 +1735,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         double lead_gain = 0;
         if (cmd && !disrupted && !p.objectives.empty()) {
             const std::vector<int> now = leads(s, p, role_idx, [&](hex::Hex x) {
-                return !g_root.set || g_root.field[role_idx].count(key(x)) > 0 || g_root.in[role_idx].count(key(x)) > 0;
+                return in_root_supply(role_idx, x);
             });
             std::vector<int> after = now;
             auto consider = [&](hex::Hex x) {
@@ -1759,7 +1767,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
                 if (!(decisive >> oi & 1u)) continue;
                 const int dp = hex::distance(*h, p.objectives[oi].hex);
-                strike = std::max(strike, dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0);
+                strike = std::max(strike, strike_train(dp));
             }
         // the depot plan: a city of it within a march that no unit of the stack's side holds yet
         double plan = 0;
@@ -1784,7 +1792,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (cmd && !disrupted && last_two_turns(s) && p.forage_rule)
             for (const auto& o : p.objectives) {
                 if (hex::distance(o.hex, *h) != 1 || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
-                const bool supplied_here = !g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0;
+                const bool supplied_here = in_root_supply(role_idx, *h);
                 if (forage_failure_chance(s, p, *h, role_idx) == 0 && supplied_here) continue;
                 assault = std::max(assault, kAssaultTrainPerOf * stack_of2());
             }
@@ -1802,32 +1810,28 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // of 300 games the south was held and a Coalition unit stood next to Paris at the end (in
         // each of 12 saved ones, a stack with a disrupted unit); on the last Turn the rally of one in
         // supply was valued at 0.
+        // The strike's reach (14.4, 8.1, 8.4): with the objective winning by a Turn's end two to
+        // six hexes away, a stack held still by disrupted units its Commanders all rally, in
+        // supply (8.1), marches on it next Turn: its rally is worth kRallyStrikeShare of the
+        // strike's train. Seen on seed 47541, Turn 10: the south held, nearly every Bohemian stack
+        // 4-7 hexes from Paris held by a disrupted unit; the two in supply were valued 17 and 67
+        // for a train against 1500-3000 for an undisrupted stack there.
         double rally = 0;
         if (cmd && disrupted && cr_sum > 0)
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
                 const auto& o = p.objectives[oi];
                 const int dn = hex::distance(o.hex, *h);
-                if (dn > kRallyNearHexes || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
+                if (has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
                 const bool attack_now = dn == 1 && cr_sum >= disrupted_units;
                 if (length > 0 && s.turn >= length && !attack_now) continue;  // no Turn left to use it
+                if ((decisive >> oi & 1u) && dn >= 2 && cr_sum >= disrupted_units && in_root_supply(role_idx, *h))
+                    rally = std::max(rally, kRallyStrikeShare * strike_train(dn));
+                if (dn > kRallyNearHexes) continue;
                 const double freed = std::min(1.0, static_cast<double>(cr_sum) / disrupted_units);
                 rally = std::max(rally, kRallyNear * own_whole * freed);
                 if (!attack_now) continue;
                 if (decisive >> oi & 1u) rally = std::max(rally, kStrikeNear);
                 if (last_two_turns(s)) rally = std::max(rally, kAssaultTrainPerOf * stack_of2());
-            }
-        // The strike's reach (14.4, 8.1, 8.4): with Paris (or the south) winning by a Turn's end, a
-        // stack within a forced march and an attack of it, held still by disrupted units its
-        // Commanders rally, marches on it next Turn; a rally needs the stack in supply (8.1). Seen
-        // on seed 47541, Turn 10: the south held, nearly every Bohemian stack 4-7 hexes from Paris
-        // held by a disrupted unit; the two in supply were valued 17 and 67 for a train against
-        // 1500-3000 for an undisrupted stack there.
-        if (cmd && disrupted && cr_sum >= disrupted_units && !(length > 0 && s.turn >= length) &&
-            (!g_root.set || g_root.field[role_idx].count(key(*h)) > 0 || g_root.in[role_idx].count(key(*h)) > 0))
-            for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
-                const int dp = hex::distance(*h, p.objectives[oi].hex);
-                if ((decisive >> oi & 1u) && dp >= 2)
-                    rally = std::max(rally, kRallyStrikeShare * (dp <= 4 ? kStrikeNear : dp <= 6 ? kStrikeFar : 0.0));
             }
         return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;
     }

@@ -108,6 +108,19 @@ void place_stack(core::GameState& x, const std::string& cmd, const std::vector<i
     x.move_piece(x.find_piece(cmd), core::Location::at(at));
     for (int i : units) x.move_piece(i, core::Location::at(at));
 }
+// A copy of `st` on `turn` with that stack at `at`, its first `n_disrupted` units disrupted (face 1)
+core::GameState with_stack(const core::GameState& st, const std::string& cmd, const std::vector<int>& units, hex::Hex at,
+                           int n_disrupted, int turn) {
+    core::GameState x = st;
+    x.turn = turn;
+    place_stack(x, cmd, units, at);
+    for (int k = 0; k < n_disrupted; ++k) x.set_face(units[static_cast<size_t>(k)], 1);
+    return x;
+}
+// The Commander Rating (CR) of the Commander `cmd` in `st`
+int commander_cr(const Game& g, const core::GameState& st, const std::string& cmd) {
+    return static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+}
 // 10.2: the CR the order test adds for the attack waiting for its CCs in `st`, read from the rules'
 // own log of a test thrown with a 6 and no CC ("10.2: die 6 + CR c + 0 CC = ..."); -1 if none.
 int order_test_cr(const Game& g, const core::GameState& st, const std::string& role, const core::Action& no_cc) {
@@ -1701,15 +1714,9 @@ TEST_CASE("8.1, 8.4, 10.1: a Coalition stack near Paris held still by a disrupte
         for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
     const auto [cmd, two] = commander_and_two(g, st);
     REQUIRE(two.size() == 2);
-    const int cr = static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+    const int cr = commander_cr(g, st, cmd);
     REQUIRE(cr >= 1);
-    const int disrupted = 1;
-    auto stack_at = [&](hex::Hex at, int n_disrupted) {
-        core::GameState x = st;
-        place_stack(x, cmd, two, at);
-        for (int k = 0; k < n_disrupted; ++k) x.set_face(two[static_cast<size_t>(k)], disrupted);
-        return x;
-    };
+    auto stack_at = [&](hex::Hex at, int n_disrupted) { return with_stack(st, cmd, two, at, n_disrupted, st.turn); };
     ai::set_supply_root(nullptr);
     const std::string near_l = g.def->map.label(near), far_l = g.def->map.label(far);
     const double near_v = ai::stack_potential(stack_at(near, 1), "coalition", near_l);
@@ -1752,7 +1759,7 @@ TEST_CASE("8.1, 8.4, 14.4: with the south held, a stack within the strike's reac
         for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
     const auto [cmd, two] = commander_and_two(g, st);
     REQUIRE(two.size() == 2);
-    const int cr = static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+    const int cr = commander_cr(g, st, cmd);
     REQUIRE(cr >= 1);
     // Bordeaux held: Paris by a Turn's end wins (14.4)
     int other = -1;
@@ -1762,11 +1769,7 @@ TEST_CASE("8.1, 8.4, 14.4: with the south held, a stack within the strike's reac
     st.move_piece(other, core::Location::at(*g.def->map.parse_label("5929")));
     REQUIRE(ai::one_objective_short(st, "coalition"));
     auto value_at = [&](hex::Hex at, int n_disrupted, int turn) {
-        core::GameState x = st;
-        x.turn = turn;
-        place_stack(x, cmd, two, at);
-        for (int k = 0; k < n_disrupted; ++k) x.set_face(two[static_cast<size_t>(k)], 1);
-        return ai::stack_potential(x, "coalition", g.def->map.label(at));
+        return ai::stack_potential(with_stack(st, cmd, two, at, n_disrupted, turn), "coalition", g.def->map.label(at));
     };
     ai::set_supply_root(nullptr);
     // within a march and an attack (4 hexes): a quarter of the strike's train (3000)
@@ -1783,9 +1786,7 @@ TEST_CASE("8.1, 8.4, 14.4: with the south held, a stack within the strike's reac
     // without the south held, the ordinary rally near Paris (kRallyNear)
     core::GameState none = st;
     none.move_piece(other, core::Location::nowhere());
-    place_stack(none, cmd, two, near);
-    none.set_face(two[0], 1);
-    CHECK(ai::stack_potential(none, "coalition", g.def->map.label(near)) < 100.0);
+    CHECK(ai::stack_potential(with_stack(none, cmd, two, near, 1, none.turn), "coalition", g.def->map.label(near)) < 100.0);
 }
 
 TEST_CASE("8.1, 10.1: a train rallies a stack next to Paris for an attack the same Turn, the last one too", "[ai]") {
@@ -1806,15 +1807,9 @@ TEST_CASE("8.1, 10.1: a train rallies a stack next to Paris for an attack the sa
         for (int j : std::vector<int>(st.stack(core::Location::at(h)))) st.move_piece(j, core::Location::nowhere());
     const auto [cmd, two] = commander_and_two(g, st);
     REQUIRE(two.size() == 2);
-    const int cr = static_cast<int>(g.def->counter_types[static_cast<size_t>(st.piece(st.find_piece(cmd)).type)].stats.at("cr").as_int());
+    const int cr = commander_cr(g, st, cmd);
     REQUIRE(cr >= 1);
-    auto stack_at = [&](hex::Hex at, int n_disrupted, int turn) {
-        core::GameState x = st;
-        x.turn = turn;
-        place_stack(x, cmd, two, at);
-        for (int k = 0; k < n_disrupted; ++k) x.set_face(two[static_cast<size_t>(k)], 1);
-        return x;
-    };
+    auto stack_at = [&](hex::Hex at, int n_disrupted, int turn) { return with_stack(st, cmd, two, at, n_disrupted, turn); };
     const int last = ai::game_length(st);
     REQUIRE(last == 12);
     ai::set_supply_root(nullptr);
