@@ -232,6 +232,9 @@ constexpr int kRallyNearHexes = 4;
 // undisrupted) whose Commanders can rally it is that strike's force a Turn later: its rally is
 // worth this share of the strike's train (kStrikeNear, kStrikeFar)
 constexpr double kRallyStrikeShare = 0.25;
+// 10.3-10.4, C-8: a supporting stack adds its undisrupted units to the attack value (the attacking
+// stack its CFs and combined arms): its strength next to an objective counts this share as force
+constexpr double kSupportShare = 0.5;
 // depot_cost: kDepotCost once more for each this many Turns left to play
 constexpr double kDepotCostTurns = 3.0;
 
@@ -239,6 +242,16 @@ constexpr double kDepotCostTurns = 3.0;
 bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int side) {
     for (int j : s.stack(at))
         if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) return true;
+    return false;
+}
+
+// Whether a combat unit of `side` at `at` is disrupted (10.1: its stack may not attack; 8.4:
+// nor move).
+bool stack_has_disrupted(const core::GameState& s, const Profile& p, core::Location at, int side) {
+    for (int j : s.stack(at)) {
+        const auto& pc = s.piece(j);
+        if (pc.owner == side && p.unit[static_cast<size_t>(pc.type)] && pc.face == p.disrupted_face_of_unit) return true;
+    }
     return false;
 }
 
@@ -827,6 +840,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         const bool last_assault = last_two_turns(s);
         if ((last_assault || one_short) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
+            std::vector<double> support(p.objectives.size(), 0);  // of stacks that may only support (10.1, 10.4)
             std::vector<int> best_cr(p.objectives.size(), 0);  // 10.2: the order test adds the highest CR
             for (const auto& pc : s.pieces()) {
                 const size_t t = static_cast<size_t>(pc.type);
@@ -838,6 +852,16 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 // (one objective short, the game is won at this Turn's end: supply matters not)
                 if (!any && !one_short && !in_supply) continue;
                 if (foraging(s, p, pc.loc)) continue;  // 10.1: it may neither attack nor support
+                // 10.1: every unit of an attacking stack must be undisrupted: one disrupted unit
+                // holds the whole stack back (no rally comes before this Turn's combat once the
+                // moves have begun, 8.1-8.2); it may still support another stack's attack (10.3-
+                // 10.4; its undisrupted units add to the attack value, C-8). Counted as the
+                // attack's force, the planner stacked undisrupted units onto a disrupted one next
+                // to Paris: seed 31719, Turn 12, Barclay's Guard joined a disrupted Cossack unit
+                // at 5321 and the three disrupted defenders of Paris were never attacked; in 9 of
+                // 25 losses the only undisrupted units next to Paris at Turn 12's combat stood in
+                // such stacks.
+                const bool held_back = stack_has_disrupted(s, p, pc.loc, att_idx);
                 // 11.2: a stack that force-marched this Turn fights with half its strength
                 double of2 = force_marched(s, pc.loc, att_idx) ? p.of2[t] / 2.0 : p.of2[t];
                 // a strike that does not take Paris this Turn leaves a force out of supply to be
@@ -850,6 +874,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                     if (s.piece(j).owner == att_idx) cr = std::max(cr, p.cr[static_cast<size_t>(s.piece(j).type)]);
                 for (size_t oi = 0; oi < p.objectives.size(); ++oi)
                     if (hex::distance(pc.loc.hex, p.objectives[oi].hex) == 1) {
+                        if (held_back) {
+                            support[oi] += of2;
+                            continue;
+                        }
                         force[oi] += of2;
                         best_cr[oi] = std::max(best_cr[oi], cr);
                     }
@@ -861,7 +889,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             for (size_t oi = 0; oi < p.objectives.size(); ++oi) {
                 const bool strike = !combat_over && (decisive >> oi & 1u);
                 const double per = strike ? kStrikePerOf : kAssaultPerOf;
-                double v = per * std::min(force[oi], kAssaultCap);
+                // a support adds to an attack, none is made without one (10.3)
+                double v = per * std::min(force[oi] + kSupportShare * std::min(support[oi], force[oi]), kAssaultCap);
                 // the strike goes ahead only if its order passes (10.2: a die of 2+ and die + CR +
                 // CCs of 7+; a failed order ends the Turn's attacks): half its value hangs on that
                 // chance, so the CCs it needs are not spent elsewhere first (seed 15840, Turn 9:

@@ -2081,6 +2081,54 @@ TEST_CASE("10.6, 14.4: once the Coalition declined further attacks, its force ne
     CHECK(ai::evaluate(closed, "coalition").objectives < ai::evaluate(st, "coalition").objectives - 300);
 }
 
+TEST_CASE("10.1, 10.4, 14.4: a stack next to Paris with a disrupted unit may not attack: its undisrupted units only support the strike", "[ai]") {
+    // Seed 31719, Turn 12: Bordeaux held, Paris held by three disrupted units; Barclay's Guard
+    // joined a disrupted Cossack unit at 5321, next to Paris, and could not attack (10.1: every
+    // unit of the attacking stack must be undisrupted). Its units were counted as the strike's
+    // force all the same.
+    Game g = load_1814();
+    for (int turn : {9, 12}) {
+        const core::GameState base = campaign_on_turn(g, turn);
+        ai::set_supply_root(nullptr);
+        const core::GameState fresh = strike_position(g, base, "5321", 2, 4);
+        REQUIRE(ai::one_objective_short(fresh, "coalition"));
+        const std::vector<int> units = commander_and_two(g, base).second;
+        REQUIRE(units.size() == 2);
+        core::GameState one = fresh, both = fresh;
+        one.set_face(units[0], 1);
+        both.set_face(units[0], 1);
+        both.set_face(units[1], 1);
+        auto strike = [&](const core::GameState& x) { return ai::evaluate(x, "coalition").objectives; };
+        // the undisrupted unit left in the stack adds nothing: the stack is held back whole
+        CHECK(strike(one) == Approx(strike(both)));
+        CHECK(strike(fresh) > strike(one) + 100);
+        // the same unit in a stack of its own next to Paris is the strike's force again
+        const hex::Hex other_side = *g.def->map.parse_label("5419");
+        core::GameState apart = one;
+        apart.move_piece(units[1], core::Location::at(other_side));
+        apart.move_piece(apart.find_piece(commander_and_two(g, base).first), core::Location::at(other_side));
+        CHECK(strike(apart) > strike(one) + 100);
+        // 10.3-10.4: held back, it may still support another stack's attack on Paris: with an
+        // undisrupted stack next to Paris too, it adds to the strike, less than attacking itself
+        std::string cmd2;
+        int unit2 = -1;
+        for (const auto& cs : coalition_stacks(g, fresh))
+            if (!cs.commander.empty() && !cs.units.empty() && cs.loc != core::Location::at(*g.def->map.parse_label("5321")) &&
+                cs.loc.is_hex() && cs.loc.hex != *g.def->map.parse_label("5929")) {
+                cmd2 = cs.commander;
+                unit2 = cs.units[0];
+                break;
+            }
+        REQUIRE(unit2 >= 0);
+        auto with_attacker = [&](core::GameState x) {
+            place_stack(x, cmd2, {unit2}, other_side);
+            return x;
+        };
+        CHECK(strike(with_attacker(one)) > strike(with_attacker(both)) + 50);
+        CHECK(strike(with_attacker(one)) < strike(with_attacker(fresh)) - 50);
+    }
+}
+
 TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Paris before anything else, and on the last Turn never passes", "[ai]") {
     Game g = load_1814();
     int checked = 0;
