@@ -924,6 +924,20 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         for (size_t k = 0; k < prior.size() && static_cast<int>(k) < p_.commander_candidates; ++k) order.push_back(prior[k].second);
         shortlist = true;
     }
+    // 14.4: holding the whole victory condition in the combat phase, the attacker wins at the
+    // Turn's end unless the defender retakes an objective; no attack of its own can add to that,
+    // while one ordered from an objective may lose the units holding it (11.18: the winner takes
+    // hits too; 11.20) and every CC spent is one fewer for defending it (10.3). It declines (10.6).
+    // Judged on one die, shared by every candidate, all attacks looked as good as standing still:
+    // seed 63384, Turn 12, Paris and Bordeaux held, the one unit in Paris attacked out of it, was
+    // eliminated, and the French won.
+    if (attacker_orders && holds_victory(worlds[0], role)) {
+        bool can_pass = false;
+        for (size_t i : order) can_pass = can_pass || acts[i].kind == "pass";
+        if (can_pass)
+            order.erase(std::remove_if(order.begin(), order.end(), [&](size_t i) { return acts[i].kind == "attack"; }),
+                        order.end());
+    }
     // 14.4, 10.2 (b): with the south held, taking Paris wins (with Paris held, Bordeaux or
     // Marseilles); an order that fails anywhere ends the Turn's attacks, and CCs spent elsewhere
     // are not behind the strike: the attacks on that objective come first (the others, judged on

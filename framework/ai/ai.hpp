@@ -73,6 +73,9 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
 // occupation by this Turn's end wins the game (1814: Bordeaux or Marseilles held and not Paris, or
 // Paris held and neither of the others)
 bool one_objective_short(const core::GameState& s, const std::string& role);
+// 14.4: the attacking `role` holds the whole victory condition now (1814: a combat unit in Paris
+// and in Bordeaux or Marseilles): it wins at this Turn's end unless one is retaken.
+bool holds_victory(const core::GameState& s, const std::string& role);
 // Hexes from `hex` to the nearest objective whose occupation by this Turn's end wins the game for
 // the attacking `role` (one_objective_short); -1 when there is none.
 int decisive_distance(const core::GameState& s, const std::string& role, const std::string& hex);

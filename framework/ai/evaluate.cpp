@@ -1607,6 +1607,16 @@ size_t leave_holder(const core::GameState& root, const std::string& role, const 
     return units > movers ? acts.size() : best;
 }
 
+bool holds_victory(const core::GameState& s, const std::string& role) {
+    const Profile& p = profile(s.def());
+    if (!attacker_role(s.def(), role) || p.objectives.empty()) return false;
+    const int side = s.def().side_index(role);
+    bool capital = false, other = false;
+    for (const auto& o : p.objectives)
+        if (has_unit(s, p, core::Location::at(o.hex), side)) (o.capital ? capital : other) = true;
+    return capital && other;
+}
+
 bool one_objective_short(const core::GameState& s, const std::string& role) {
     const Profile& p = profile(s.def());
     return attacker_role(s.def(), role) && decisive_objectives(s, p, s.def().side_index(role)) != 0;

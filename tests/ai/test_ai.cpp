@@ -2172,6 +2172,51 @@ TEST_CASE("10.2 (b), 10.6, 14.4: with the south held the Coalition AI attacks Pa
     CHECK(checked == 2);
 }
 
+TEST_CASE("14.4, 10.6: holding Paris and Bordeaux in the combat phase, the Coalition AI orders no attack (it wins at the Turn's end)", "[ai]") {
+    // Seed 63384, Turn 12: Paris and Bordeaux held at the combat phase; the one unit in Paris
+    // attacked out of it, was eliminated (11.18), and the French won.
+    Game g = load_1814();
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 30 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "combat.order", 7)) continue;
+        // a Commander and one unit in Paris (none of the French there), a unit in Bordeaux
+        core::GameState st = strike_position(g, s.state(), "5420", 0, 4, 1);
+        for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5420")))) st.set_face(i, 0);
+        // and a French unit next to Paris to attack
+        const int fr = g.def->side_index("french");
+        const hex::Hex next_to = *g.def->map.parse_label("5419");
+        for (int i : std::vector<int>(st.stack(core::Location::at(next_to)))) st.move_piece(i, core::Location::nowhere());
+        for (int i = 0; i < st.piece_count(); ++i) {
+            const auto& p = st.piece(i);
+            const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+            if (p.owner == fr && ct.category == "unit" && p.loc.is_hex() && ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 0) {
+                st.move_piece(i, core::Location::at(next_to));
+                st.set_face(i, 1);  // disrupted: an easy target
+                break;
+            }
+        }
+        for (const int turn : {9, 12}) {
+            st.turn = turn;
+            auto s2 = session_with(g, s, st);
+            if (s2.state().decision.role != "coalition" || s2.state().decision.step != "combat.order") continue;
+            REQUIRE(ai::holds_victory(s2.state(), "coalition"));
+            bool from_paris = false, pass = false;
+            for (const auto& a : s2.actions("coalition")) {
+                from_paris = from_paris || (a.kind == "attack" && !a.args.empty() && a.args[0] == "5420");
+                pass = pass || a.kind == "pass";
+            }
+            if (!from_paris || !pass) continue;
+            ai::AiBot bot(ai::Level::Normal, seed);
+            const std::string act = bot.choose(s2, "coalition");
+            INFO("seed " << seed << ", Turn " << turn << ": " << act << " — " << bot.last_reason());
+            CHECK(act == "pass");
+            ++checked;
+        }
+    }
+    CHECK(checked >= 2);
+}
+
 TEST_CASE("8.4, 8.6, 11.2, 14.4: in Winter, with the south held, the move planner force-marches only next to Paris; outside Winter the attacker anywhere", "[ai]") {
     Game g = load_1814();
     auto s = start_1814(g, 3);
