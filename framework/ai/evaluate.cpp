@@ -260,11 +260,20 @@ bool stack_has_disrupted(const core::GameState& s, const Profile& p, core::Locat
 // Bordeaux or Marseilles; each of Bordeaux and Marseilles once it holds Paris and neither of them
 // (seed 23769, Turn 12: Paris held since Turn 9, Bordeaux empty and Hill's stack next to it; its
 // train was valued 0.9, and the five went to the stacks around Paris). Read once per evaluation.
+// 14.4: whether `side` holds the capital objective (Paris) and whether it holds any of the others.
+struct HeldObjectives {
+    bool capital = false, other = false;
+};
+HeldObjectives held_objectives(const core::GameState& s, const Profile& p, int side) {
+    HeldObjectives held;
+    for (const auto& o : p.objectives)
+        if (has_unit(s, p, core::Location::at(o.hex), side)) (o.capital ? held.capital : held.other) = true;
+    return held;
+}
+
 unsigned decisive_objectives(const core::GameState& s, const Profile& p, int side) {
     if (side < 0) return 0;
-    bool capital = false, other = false;
-    for (const auto& o : p.objectives)
-        if (has_unit(s, p, core::Location::at(o.hex), side)) (o.capital ? capital : other) = true;
+    const auto [capital, other] = held_objectives(s, p, side);
     if (capital && other) return 0;  // won already at this Turn's end
     unsigned mask = 0;
     for (size_t oi = 0; oi < p.objectives.size() && oi < 32; ++oi)
@@ -282,10 +291,7 @@ void add_depot_hexes(const core::GameState& s, const Profile& p, std::map<int, s
 
 // 14.4 asks for Paris and one of Bordeaux or Marseilles: whether `side` holds one of the others.
 bool holds_other_objective(const core::GameState& s, const Profile& p, int side) {
-    if (side < 0) return false;
-    for (const auto& o : p.objectives)
-        if (!o.capital && has_unit(s, p, core::Location::at(o.hex), side)) return true;
-    return false;
+    return side >= 0 && held_objectives(s, p, side).other;
 }
 
 // Whether a unit of type `t` belongs to an army marching on the other objectives only
@@ -1610,11 +1616,8 @@ size_t leave_holder(const core::GameState& root, const std::string& role, const 
 bool holds_victory(const core::GameState& s, const std::string& role) {
     const Profile& p = profile(s.def());
     if (!attacker_role(s.def(), role) || p.objectives.empty()) return false;
-    const int side = s.def().side_index(role);
-    bool capital = false, other = false;
-    for (const auto& o : p.objectives)
-        if (has_unit(s, p, core::Location::at(o.hex), side)) (o.capital ? capital : other) = true;
-    return capital && other;
+    const HeldObjectives held = held_objectives(s, p, s.def().side_index(role));
+    return held.capital && held.other;
 }
 
 bool one_objective_short(const core::GameState& s, const std::string& role) {
