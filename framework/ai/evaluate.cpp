@@ -255,11 +255,6 @@ bool stack_has_disrupted(const core::GameState& s, const Profile& p, core::Locat
     return false;
 }
 
-// 14.4: the objectives whose occupation by this Turn's end wins the game for the attacking `side`
-// (bit oi for objective oi), because it holds the rest of the condition: Paris once it holds
-// Bordeaux or Marseilles; each of Bordeaux and Marseilles once it holds Paris and neither of them
-// (seed 23769, Turn 12: Paris held since Turn 9, Bordeaux empty and Hill's stack next to it; its
-// train was valued 0.9, and the five went to the stacks around Paris). Read once per evaluation.
 // 14.4: whether `side` holds the capital objective (Paris) and whether it holds any of the others.
 struct HeldObjectives {
     bool capital = false, other = false;
@@ -271,6 +266,11 @@ HeldObjectives held_objectives(const core::GameState& s, const Profile& p, int s
     return held;
 }
 
+// 14.4: the objectives whose occupation by this Turn's end wins the game for the attacking `side`
+// (bit oi for objective oi), because it holds the rest of the condition: Paris once it holds
+// Bordeaux or Marseilles; each of Bordeaux and Marseilles once it holds Paris and neither of them
+// (seed 23769, Turn 12: Paris held since Turn 9, Bordeaux empty and Hill's stack next to it; its
+// train was valued 0.9, and the five went to the stacks around Paris). Read once per evaluation.
 unsigned decisive_objectives(const core::GameState& s, const Profile& p, int side) {
     if (side < 0) return 0;
     const auto [capital, other] = held_objectives(s, p, side);
