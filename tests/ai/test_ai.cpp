@@ -2016,12 +2016,29 @@ TEST_CASE("10.2, 11.2, 14.4: with the south held, a strike at Paris counts by it
     CHECK(strike(unfed) < strike(fed) - 300);
 }
 
+// Moves up to `n` French field units (not garrisons) from the map, none within a hex of `to`, onto
+// `to`; returns the pieces moved.
+std::vector<int> move_french_units(const Game& g, core::GameState& st, hex::Hex to, int n) {
+    const int fr = g.def->side_index("french");
+    std::vector<int> moved;
+    for (int i = 0; i < st.piece_count() && static_cast<int>(moved.size()) < n; ++i) {
+        const auto& p = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+        if (p.owner == fr && ct.category == "unit" && p.loc.is_hex() && ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 0 &&
+            hex::distance(p.loc.hex, to) > 1) {
+            st.move_piece(i, core::Location::at(to));
+            moved.push_back(i);
+        }
+    }
+    return moved;
+}
+
 // A Coalition position with the south held (a unit in Bordeaux), a stack of a Commander and two
 // units at `next_to` (next to Paris) and `garrison` French units in Paris; the Coalition's CCs `cc`.
 core::GameState strike_position(const Game& g, const core::GameState& base, const std::string& next_to, int garrison, int cc,
                                 size_t stack_units = 2) {
     core::GameState st = base;
-    const int co = g.def->side_index("coalition"), fr = g.def->side_index("french");
+    const int co = g.def->side_index("coalition");
     const auto paris = *g.def->map.parse_label("5420");
     for (int j : std::vector<int>(st.stack(core::Location::at(paris)))) st.move_piece(j, core::Location::nowhere());
     auto [cmd, units] = commander_and_two(g, st);
@@ -2034,17 +2051,7 @@ core::GameState strike_position(const Game& g, const core::GameState& base, cons
             st.move_piece(st.find_piece(pc.id), core::Location::at(*g.def->map.parse_label("5929")));
             break;
         }
-    int placed = 0;
-    for (int i = 0; i < st.piece_count() && placed < garrison; ++i) {
-        const auto& p = st.piece(i);
-        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
-        if (p.owner == fr && ct.category == "unit" && p.loc.is_hex() && ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 0 &&
-            hex::distance(p.loc.hex, paris) > 1) {
-            st.move_piece(i, core::Location::at(paris));
-            ++placed;
-        }
-    }
-    REQUIRE(placed == garrison);
+    REQUIRE(move_french_units(g, st, paris, garrison).size() == static_cast<size_t>(garrison));
     st.set_track("coalition_cc", cc);
     return st;
 }
@@ -2092,7 +2099,7 @@ TEST_CASE("10.1, 10.4, 14.4: a stack next to Paris with a disrupted unit may not
         ai::set_supply_root(nullptr);
         const core::GameState fresh = strike_position(g, base, "5321", 2, 4);
         REQUIRE(ai::one_objective_short(fresh, "coalition"));
-        const std::vector<int> units = commander_and_two(g, base).second;
+        const auto [cmd, units] = commander_and_two(g, base);
         REQUIRE(units.size() == 2);
         core::GameState one = fresh, both = fresh;
         one.set_face(units[0], 1);
@@ -2106,7 +2113,7 @@ TEST_CASE("10.1, 10.4, 14.4: a stack next to Paris with a disrupted unit may not
         const hex::Hex other_side = *g.def->map.parse_label("5419");
         core::GameState apart = one;
         apart.move_piece(units[1], core::Location::at(other_side));
-        apart.move_piece(apart.find_piece(commander_and_two(g, base).first), core::Location::at(other_side));
+        apart.move_piece(apart.find_piece(cmd), core::Location::at(other_side));
         CHECK(strike(apart) > strike(one) + 100);
         // 10.3-10.4: held back, it may still support another stack's attack on Paris: with an
         // undisrupted stack next to Paris too, it adds to the strike, less than attacking itself
@@ -2184,18 +2191,9 @@ TEST_CASE("14.4, 10.6: holding Paris and Bordeaux in the combat phase, the Coali
         core::GameState st = strike_position(g, s.state(), "5420", 0, 4, 1);
         for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5420")))) st.set_face(i, 0);
         // and a French unit next to Paris to attack
-        const int fr = g.def->side_index("french");
         const hex::Hex next_to = *g.def->map.parse_label("5419");
         for (int i : std::vector<int>(st.stack(core::Location::at(next_to)))) st.move_piece(i, core::Location::nowhere());
-        for (int i = 0; i < st.piece_count(); ++i) {
-            const auto& p = st.piece(i);
-            const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
-            if (p.owner == fr && ct.category == "unit" && p.loc.is_hex() && ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 0) {
-                st.move_piece(i, core::Location::at(next_to));
-                st.set_face(i, 1);  // disrupted: an easy target
-                break;
-            }
-        }
+        for (int i : move_french_units(g, st, next_to, 1)) st.set_face(i, 1);  // disrupted: an easy target
         for (const int turn : {9, 12}) {
             st.turn = turn;
             auto s2 = session_with(g, s, st);
