@@ -179,7 +179,7 @@ int dist_to(const Objective& o, hex::Hex h) {
 
 // The weights of the attacker's terms (docs/ai.md "Evaluation").
 constexpr double kObjectivePerHex = 4.0;  // per unit weight (0.5 + OF/4) per hex nearer its objective
-constexpr double kOutOfSupply = 10.0;     // per unit (x (1 + OF/2)), doubled when already disrupted
+constexpr double kOutOfSupply = 10.0;     // per unit (x (1 + OF/2)), doubled: disrupted, or Winter (unsupplied_cost)
 constexpr double kDepotUpkeep = 6.0;      // per own depot on the map (7.2)
 constexpr double kFrontierCity = 8.0;     // per hex a held city lies beyond the depot net (7.7)
 // 14.4 asks for one unit in Paris and one in Bordeaux or Marseilles, not for the whole army: the
@@ -237,6 +237,16 @@ constexpr double kRallyStrikeShare = 0.25;
 constexpr double kSupportShare = 0.5;
 // depot_cost: kDepotCost once more for each this many Turns left to play
 constexpr double kDepotCostTurns = 3.0;
+// 6.4: what a unit out of General Supply costs: disrupted at the next supply phase, eliminated at
+// the one after if still out, so a unit already disrupted counts double. In Winter the attacker's
+// units count double from the start: the General Supply phase (6) comes before the Turn's depots
+// (7.7), so the unit is disrupted and its stack held still (8.4) whatever is built next, and only
+// a depot made next Turn within Winter's 3 hexes (6.2, 7.8) saves it from the phase after. In
+// round 21's 144 games the Coalition lost 6.6 units a game on Turns 2-6 to supply after its own
+// moves (the Austrian artillery in 142: Schwarzenberg's Turn-1 march from Freiburg to 4822).
+double unsupplied_cost(const Profile& p, size_t t, bool disrupted, bool winter_attacker) {
+    return kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (disrupted || winter_attacker ? 2.0 : 1.0);
+}
 
 // Whether a combat unit of `side` stands at `at` (holds the hex, 14.4, 6.2; escorts, 11.20).
 bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int side) {
@@ -721,6 +731,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     const int length = game_length(s);
     const double supply_scale = length > 0 && s.turn >= length ? 0.0 : 1.0;
     const double objective_supply_scale = length > 0 ? std::clamp((length - s.turn) / 3.0, 0.0, 1.0) : 1.0;
+    const bool winter_attacker = role_idx == att_idx && winter(s);  // unsupplied_cost; the defender's view unchanged
     std::map<int, std::set<std::int64_t>> unsupplied;
     const bool approx = g_root.set && !g_exact;
     const bool real = !approx && real_supply(s, unsupplied, p.commander);
@@ -753,7 +764,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         if (p.unit[t] && !p.deemed_supplied[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
             // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
             const double scale = objective_hex_of(p, pc.loc.hex) ? objective_supply_scale : supply_scale;
-            const double w = scale * kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+            const double w = scale * unsupplied_cost(p, t, pc.face == p.disrupted_face_of_unit, winter_attacker && pc.owner == att_idx);
             e.supply += pc.owner == role_idx ? -w : w;
         }
         if (p.genuine_train[t] && pc.loc.is_hex()) {
@@ -1505,6 +1516,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
     if (face < 0) return 0;
     const Profile& p = profile(d);
     const int side = d.side_index(role);
+    const bool winter_attacker = role == p.attacker && winter(s);
     // 5, 6.1: on the last Turn no supply phase follows (this Turn's came before the depots, 7.7):
     // a depot supplies nothing and its train is better spent on a move
     if (const int length = game_length(s); length > 0 && s.turn >= length) return -depot_cost(s);
@@ -1548,7 +1560,7 @@ double depot_value(const core::GameState& s, const std::string& role, const std:
                     hex::distance(q.loc.hex, pc.loc.hex) <= reach)
                     served = true;
             if (!served && hex::distance(pc.loc.hex, *h) <= reach)
-                gain += kOutOfSupply * (1.0 + p.of2[pt] / 4.0) * (pc.face == p.disrupted_face_of_unit ? 2.0 : 1.0);
+                gain += unsupplied_cost(p, pt, pc.face == p.disrupted_face_of_unit, winter_attacker);
         }
         // the field's reach is traced (site_gain, memoized): by hex distance it ignores the rivers
         // (6.2) and promised depots that carry the field nowhere

@@ -2251,3 +2251,36 @@ TEST_CASE("8.4, 8.6, 11.2, 14.4: in Winter, with the south held, the move planne
     CHECK(ai::plan_forced_march(late, "coalition", "5519"));
     CHECK(ai::plan_forced_march(late, "coalition", "4816"));
 }
+
+TEST_CASE("6.4, 6.2: in Winter the Coalition AI counts its unit out of supply as good as lost; in Spring, and for the French, as before", "[ai]") {
+    // A unit out of supply at the end of a Winter Turn is disrupted at the next supply phase (6
+    // comes before the Turn's depots, 7.7), held still with its stack (8.4), and eliminated at the
+    // one after unless a depot made in between reaches it (3 hexes, 6.2, 7.8). Round 21's 144
+    // games: the Coalition lost 6.6 units a game on Turns 2-6 to supply after its own moves.
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    const core::GameState st0 = s.state();
+    int eliminated = -1;
+    for (size_t b = 0; b < g.def->map.boxes.size(); ++b)
+        if (g.def->map.boxes[b].id == "eliminated") eliminated = static_cast<int>(b);
+    REQUIRE(eliminated >= 0);
+    const int unit = st0.find_piece("co_hohenlohe");
+    REQUIRE(unit >= 0);
+    const hex::Hex far = *g.def->map.parse_label("5024");  // Chalon: alone, deep in France
+    REQUIRE(coalition_hexes(g, st0, "ai_supply_field").count("5024") == 0);
+    ai::set_feature_rules(g.rules.get());
+    auto supply_gap = [&](int turn, const std::string& role) {
+        core::GameState out = st0, lost = st0;
+        out.turn = lost.turn = turn;
+        out.move_piece(unit, core::Location::at(far));
+        lost.move_piece(unit, core::Location::in_box(eliminated));
+        return ai::evaluate(out, role).supply - ai::evaluate(lost, role).supply;
+    };
+    const double winter = supply_gap(2, "coalition"), spring = supply_gap(8, "coalition");
+    const double french_winter = supply_gap(2, "french"), french_spring = supply_gap(8, "french");
+    ai::set_feature_rules(nullptr);
+    CHECK(winter == Approx(0.0).margin(1e-6));  // out of supply in Winter: as much as eliminated
+    CHECK(spring > 5.0);                        // in Spring half of it (5 hexes of depot reach)
+    CHECK(french_winter == Approx(french_spring));
+    CHECK(french_winter == Approx(-spring));    // the defender's view: unchanged
+}
