@@ -938,6 +938,32 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             order.erase(std::remove_if(order.begin(), order.end(), [&](size_t i) { return acts[i].kind == "attack"; }),
                         order.end());
     }
+    // 13.4, 13.2, 6.4: a side that may hold its reinforcements back (`done`) places none where it
+    // would stand out of General Supply. The phase is the Turn's last, so the next supply phase
+    // finds the unit there and disrupts it (6.4); held still by it (8.4) it can only be saved by a
+    // depot made next Turn and rallied the Turn after (8.1), and is eliminated otherwise. Held
+    // back, it arrives when its hex is in supply. The units to come counted 30 hexes from the
+    // objective and an eliminated one 12, so arriving to die looked like progress: in round 21's
+    // 144 games the Coalition placed Kapzevich's and Roder's units at Koblenz (4517) and the Saxons
+    // at Cologne (4615), beyond its field behind the Rhine, and lost them in 100-132 games each.
+    if (step == "reinforcements.place") {
+        bool can_wait = false;
+        for (size_t i : order) can_wait = can_wait || acts[i].kind == "done";
+        if (can_wait)
+            order.erase(std::remove_if(order.begin(), order.end(),
+                                       [&](size_t i) {
+                                           const auto& a = acts[i];
+                                           if (a.kind != "place" || a.pieces.empty()) return false;
+                                           core::GameState g = worlds[0];
+                                           try {
+                                               rules_->apply(g, role, a);
+                                           } catch (const std::exception&) {
+                                               return false;
+                                           }
+                                           return arrives_out_of_supply(g, a.pieces[0]);
+                                       }),
+                        order.end());
+    }
     // 14.4, 10.2 (b): with the south held, taking Paris wins (with Paris held, Bordeaux or
     // Marseilles); an order that fails anywhere ends the Turn's attacks, and CCs spent elsewhere
     // are not behind the strike: the attacks on that objective come first (the others, judged on

@@ -94,6 +94,11 @@ bool enemy_city(const core::ModuleDef& d, int side, hex::Hex h);
 // attacker, not such a city, a stack of one unit, or a unit staying there already).
 size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts);
 std::string attacker_progress(const core::GameState& s, script::RulesHost* rules = nullptr);
+// 13.2, 6.4: whether `piece`, just placed as a reinforcement in `after`, stands out of General
+// Supply (the rules' trace, rules.ai_features; false when the module cannot tell, or for pieces
+// 6.6 deems supplied). The reinforcements phase is the Turn's last: the next supply phase finds it
+// there and disrupts it.
+bool arrives_out_of_supply(const core::GameState& after, const std::string& piece);
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
                        bool ignore_train = false);
 // What a depot at `hex` is worth to `role` (the units it would bring into supply).

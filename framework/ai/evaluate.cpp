@@ -1711,6 +1711,18 @@ double commander_move_prior(const core::GameState& s, const std::string& role, c
     return (c_to == 0 ? 2.0 * w_to : 0.0) - (c_from == 1 ? 2.0 * w_from : 0.0);
 }
 
+bool arrives_out_of_supply(const core::GameState& after, const std::string& piece) {
+    const int i = after.find_piece(piece);
+    if (i < 0) return false;
+    const auto& pc = after.piece(i);
+    const Profile& p = profile(after.def());
+    const size_t t = static_cast<size_t>(pc.type);
+    if (!pc.loc.is_hex() || pc.owner < 0 || !p.unit[t] || p.deemed_supplied[t]) return false;
+    std::map<int, std::set<std::int64_t>> unsupplied;
+    if (!real_supply(after, unsupplied, p.commander)) return false;  // cannot tell: not held against it
+    return unsupplied[pc.owner].count(key(pc.loc.hex)) > 0;
+}
+
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& label, bool ignore_train) {
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);

@@ -2284,3 +2284,39 @@ TEST_CASE("6.4, 6.2: in Winter the Coalition AI counts its unit out of supply as
     CHECK(french_winter == Approx(french_spring));
     CHECK(french_winter == Approx(-spring));    // the defender's view: unchanged
 }
+
+TEST_CASE("13.4, 13.2, 6.4: the Coalition AI holds back reinforcements that would arrive out of supply, and places the others", "[ai]") {
+    // In round 21's 144 games the Coalition placed Kapzevich's and Roder's units at Koblenz and the
+    // Saxons at Cologne, beyond its supply field behind the Rhine, and lost them in 100-132 games
+    // each (disrupted at the next supply phase, eliminated at the one after).
+    Game g = load_1814();
+    int held_back = 0, placed = 0;
+    for (std::uint64_t seed = 1; seed <= 12 && (held_back < 2 || placed < 1); ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "reinforcements.place", 3)) continue;
+        ai::AiBot bot(ai::Level::Normal, seed);
+        for (int k = 0; k < 12 && !s.over() && s.decider() == "coalition" && s.state().decision.step == "reinforcements.place"; ++k) {
+            const auto acts = s.actions("coalition");
+            bool may_wait = false;
+            std::set<std::string> out_of_supply;
+            ai::set_feature_rules(g.rules.get());
+            for (const auto& a : acts) {
+                may_wait = may_wait || a.kind == "done";
+                if (a.kind != "place" || a.pieces.empty()) continue;
+                core::GameState c = s.state();
+                g.rules->apply(c, "coalition", a);
+                if (ai::arrives_out_of_supply(c, a.pieces[0])) out_of_supply.insert(a.text());
+            }
+            ai::set_feature_rules(nullptr);
+            REQUIRE(may_wait);
+            const std::string act = bot.choose(s, "coalition");
+            INFO("seed " << seed << ": " << act << " — " << bot.last_reason());
+            CHECK(out_of_supply.count(act) == 0);
+            held_back += !out_of_supply.empty();
+            placed += act.rfind("place", 0) == 0;
+            REQUIRE(s.apply("coalition", act).ok);
+        }
+    }
+    CHECK(held_back >= 2);  // decisions with a unit that would arrive out of supply
+    CHECK(placed >= 1);     // and the units arriving in supply still come
+}
