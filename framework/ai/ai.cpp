@@ -102,6 +102,13 @@ int attrition_hexes(const core::GameState& g) {
 bool game_deciding_target(const core::GameState& g, const std::string& role, const std::string& hex) {
     return objective_hex(g.def(), hex) || enemy_napoleon(g, role) == hex;
 }
+// The hex the combat being resolved attacks (the series' `combat_current.to`), "" outside one.
+std::string combat_target(const core::GameState& g) {
+    if (const core::Value& c = g.var("combat_current"); c.is_object())
+        if (auto to = c.as_object().find("to"); to != c.as_object().end() && to->second.is_string())
+            return to->second.as_string();
+    return "";
+}
 
 // 8.6: the hexes march attrition counts once the step `to` is taken: those counted so far
 // (`att`) and the hexes the step spends (its label's total less the context's `spent`; difficult
@@ -218,10 +225,8 @@ int AiBot::order_test_choice(const core::GameState& g, const std::string& role, 
     if (g.decision.step != "combat.attacker_cc" || !g.forced_dice.empty()) return -1;
     // an attack on an objective or on Napoleon's hex (14.4, 11.20) gets every CC that raises its
     // chance: it can decide the game, and a failed test (10.2 b) ends the Turn's attacks anyway
-    bool all_in = false;
-    if (const core::Value& c = g.var("combat_current"); c.is_object())
-        if (auto to = c.as_object().find("to"); to != c.as_object().end() && to->second.is_string())
-            all_in = game_deciding_target(g, role, to->second.as_string());
+    const std::string target = combat_target(g);
+    const bool all_in = !target.empty() && game_deciding_target(g, role, target);
     int best = -1;
     double best_p = -1;
     if (chances) chances->assign(acts.size(), -1);
@@ -992,6 +997,9 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                                        }),
                         order.end());
     }
+    // the units ordered into an attack on an objective or on Napoleon's stack (below)
+    const std::string attacked = step == "combat.order_units" ? combat_target(worlds[0]) : "";
+    const bool deciding_combat = !attacked.empty() && game_deciding_target(worlds[0], role, attacked);
     // Spread the budget: each candidate gets its share, so late candidates are not starved.
     const int n_cand = shortlist ? static_cast<int>(order.size())
                                  : static_cast<int>(std::min<size_t>(acts.size(), static_cast<size_t>(p_.max_candidates)));
@@ -1012,11 +1020,15 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         Evaluation sum;
         int n = 0;
         // an attack on an objective or on Napoleon's stack (14.4, 11.20: it may win the game) is
-        // judged over several dice, not one: its value is mostly the chance of taking the hex
-        const int samples = step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
-                                    game_deciding_target(worlds[0], role, acts[i].args[1])
-                                ? std::max(p_.samples, kObjectiveAttackSamples)
-                                : p_.samples;
+        // judged over several dice, not one: its value is mostly the chance of taking the hex. So
+        // are the units ordered into such an attack (10.1): on one die, shared by every candidate,
+        // a die the attack lost made each unit left out look like hits saved and a die it won made
+        // none matter, so the die chose, not the odds (in round 21's 27 losses 8 of the 42 attacks
+        // on an objective left units out)
+        const bool deciding = (step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
+                               game_deciding_target(worlds[0], role, acts[i].args[1])) ||
+                              (step == "combat.order_units" && deciding_combat);
+        const int samples = deciding ? std::max(p_.samples, kObjectiveAttackSamples) : p_.samples;
         for (int k = 0; k < samples; ++k) {
             int share = samples > p_.samples  // each of the objective's dice gets a full share
                             ? std::max(kObjectiveAttackShare, budget / std::max(1, n_cand - rank))
