@@ -948,7 +948,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // finds the unit there and disrupts it (6.4); held still by it (8.4) it can only be saved by a
     // depot made next Turn and rallied the Turn after (8.1), and is eliminated otherwise. Held
     // back, it arrives when its hex is in supply. The units to come counted 30 hexes from the
-    // objective and an eliminated one 12, so arriving to die looked like progress: in round 21's
+    // objective and an eliminated one 12, so arriving to die looked like progress: in round 22's
     // 144 games the Coalition placed Kapzevich's and Roder's units at Koblenz (4517) and the Saxons
     // at Cologne (4615), beyond its field behind the Rhine, and lost them in 100-132 games each.
     if (step == "reinforcements.place") {
@@ -1023,8 +1023,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // judged over several dice, not one: its value is mostly the chance of taking the hex. So
         // are the units ordered into such an attack (10.1): on one die, shared by every candidate,
         // a die the attack lost made each unit left out look like hits saved and a die it won made
-        // none matter, so the die chose, not the odds (in round 21's 27 losses 8 of the 42 attacks
-        // on an objective left units out)
+        // none matter, so the die chose, not the odds (in the 27 losses of round 22's 144 games, 8
+        // of 42 attacks on an objective left units out)
         const bool deciding = (step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
                                game_deciding_target(worlds[0], role, acts[i].args[1])) ||
                               (step == "combat.order_units" && deciding_combat);
