@@ -201,6 +201,12 @@ constexpr double kHuntFar = 2000.0;   // within 5 (a forced march, 8.4)
 // The same threat seen by the evaluation: a lone Napoleon with attacker units within 3 (5) hexes.
 constexpr double kNapoleonExposedNear = 3000.0;
 constexpr double kNapoleonExposedFar = 1000.0;
+// Beyond a forced march of a lone Napoleon (6 to kApproachHexes hexes): per hex the attacker's
+// nearest hunter (a stack with a Commander and an undisrupted combat unit) comes nearer him, so a
+// stack closes in over the Turns to come (14.4, 8.9, 11.20; the hunt above takes the chance once
+// he is within reach). For a train: the hexes one move (3) gains of that.
+constexpr double kApproachPerHex = 100.0;
+constexpr int kApproachHexes = 10;
 // The depot plan (DepotPlan): per city of it the attacker holds with a combat unit, and once more
 // for the site itself; a stack within a march (3 hexes) of one it does not hold yet gets trains.
 constexpr double kPlanHold = 40.0;
@@ -242,7 +248,7 @@ constexpr double kDepotCostTurns = 3.0;
 // units count double from the start: the General Supply phase (6) comes before the Turn's depots
 // (7.7), so the unit is disrupted and its stack held still (8.4) whatever is built next, and only
 // a depot made next Turn within Winter's 3 hexes (6.2, 7.8) saves it from the phase after. In
-// round 21's 144 games the Coalition lost 6.6 units a game on Turns 2-6 to supply after its own
+// round 22's 144 games the Coalition lost 6.6 units a game on Turns 2-6 to supply after its own
 // moves (the Austrian artillery in 142: Schwarzenberg's Turn-1 march from Freiburg to 4822).
 double unsupplied_cost(const Profile& p, size_t t, bool disrupted, bool winter_attacker) {
     return kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (disrupted || winter_attacker ? 2.0 : 1.0);
@@ -253,6 +259,25 @@ bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int
     for (int j : s.stack(at))
         if (s.piece(j).owner == side && p.unit[static_cast<size_t>(s.piece(j).type)]) return true;
     return false;
+}
+
+// The distance from `to` to `side`'s nearest hunter: a stack with a Commander and an undisrupted
+// combat unit (8.3, 8.4: one that may move), 99 if none.
+int nearest_hunter_distance(const core::GameState& s, const Profile& p, int side, hex::Hex to) {
+    int best = 99;
+    for (const auto& [loc, ids] : s.stacks()) {
+        if (!loc.is_hex() || hex::distance(loc.hex, to) >= best) continue;
+        bool commander = false, ready = false;
+        for (int i : ids) {
+            const auto& pc = s.piece(i);
+            const size_t t = static_cast<size_t>(pc.type);
+            if (pc.owner != side) continue;
+            commander = commander || p.commander[t];
+            ready = ready || (p.unit[t] && pc.face != p.disrupted_face_of_unit);
+        }
+        if (commander && ready) best = hex::distance(loc.hex, to);
+    }
+    return best;
 }
 
 // Whether a combat unit of `side` at `at` is disrupted (10.1: its stack may not attack; 8.4:
@@ -1001,7 +1026,12 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
-        if (!escorted && att_idx >= 0) nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
+        if (!escorted && att_idx >= 0) {
+            nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
+            // the approach, while a later Turn is left to hunt him (kApproachPerHex)
+            if (nearest > 5 && !last_turn)
+                nap -= kApproachPerHex * std::max(0, kApproachHexes - std::max(nearest_hunter_distance(s, p, att_idx, *nap_hex), 5));
+        }
     }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
     // marker unless it has a Supply Train, and is out of supply on a die <= its units: valued at
@@ -1824,6 +1854,11 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         if (cmd && !disrupted && alone) {
             const int dn = hex::distance(*h, *d.map.parse_label(nap));
             hunt = dn <= 3 ? kHuntNear : dn <= 5 ? kHuntFar : 0.0;
+            // beyond a forced march: the nearest hunter's approach (kApproachPerHex), while a later
+            // Turn is left to hunt him
+            if (dn > 5 && dn <= kApproachHexes + 2 && !(game_length(s) > 0 && s.turn >= game_length(s)) &&
+                nearest_hunter_distance(s, p, role_idx, *d.map.parse_label(nap)) >= dn)
+                hunt = kApproachPerHex * (std::min(dn, kApproachHexes) - std::max(dn - 3, 5));
         }
         // 14.4: the objective that wins by this Turn's end (Paris with the south held, or the south
         // with Paris held) within a march (3 hexes, 5 forced) and an attack of the stack

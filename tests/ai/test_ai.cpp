@@ -2255,7 +2255,7 @@ TEST_CASE("8.4, 8.6, 11.2, 14.4: in Winter, with the south held, the move planne
 TEST_CASE("6.4, 6.2: in Winter the Coalition AI counts its unit out of supply as good as lost; in Spring, and for the French, as before", "[ai]") {
     // A unit out of supply at the end of a Winter Turn is disrupted at the next supply phase (6
     // comes before the Turn's depots, 7.7), held still with its stack (8.4), and eliminated at the
-    // one after unless a depot made in between reaches it (3 hexes, 6.2, 7.8). Round 21's 144
+    // one after unless a depot made in between reaches it (3 hexes, 6.2, 7.8). Round 22's 144
     // games: the Coalition lost 6.6 units a game on Turns 2-6 to supply after its own moves.
     Game g = load_1814();
     auto s = start_1814(g, 5);
@@ -2286,7 +2286,7 @@ TEST_CASE("6.4, 6.2: in Winter the Coalition AI counts its unit out of supply as
 }
 
 TEST_CASE("13.4, 13.2, 6.4: the Coalition AI holds back reinforcements that would arrive out of supply, and places the others", "[ai]") {
-    // In round 21's 144 games the Coalition placed Kapzevich's and Roder's units at Koblenz and the
+    // In round 22's 144 games the Coalition placed Kapzevich's and Roder's units at Koblenz and the
     // Saxons at Cologne, beyond its supply field behind the Rhine, and lost them in 100-132 games
     // each (disrupted at the next supply phase, eliminated at the one after).
     Game g = load_1814();
@@ -2319,4 +2319,50 @@ TEST_CASE("13.4, 13.2, 6.4: the Coalition AI holds back reinforcements that woul
     }
     CHECK(held_back >= 2);  // decisions with a unit that would arrive out of supply
     CHECK(placed >= 1);     // and the units arriving in supply still come
+}
+
+TEST_CASE("14.4, 8.9, 11.20: a lone Napoleon beyond a forced march draws the Coalition's nearest hunter, hex by hex", "[ai]") {
+    // In round 21's 25 losses the random player's Napoleon stood alone in 165 Turns, 55 of them
+    // more than five hexes from every Coalition stack that could hunt him: beyond the hunt's reach
+    // nothing drew a stack nearer.
+    Game g = load_1814();
+    core::GameState base = campaign_on_turn(g, 8);  // Spring: later Turns left to hunt him
+    const int co = g.def->side_index("coalition");
+    auto [cmd, units] = commander_and_two(g, base);
+    REQUIRE_FALSE(cmd.empty());
+    units.resize(1);
+    const int cmd_i = base.find_piece(cmd);
+    for (const auto& pc : base.pieces())  // nothing of the Coalition's on the map but the hunter
+        if (pc.owner == co && pc.loc.is_hex() && base.find_piece(pc.id) != cmd_i && base.find_piece(pc.id) != units[0])
+            base.move_piece(base.find_piece(pc.id), core::Location::nowhere());
+    const hex::Hex paris = *g.def->map.parse_label("5420");
+    const int nap = base.find_piece("napoleon");
+    REQUIRE(nap >= 0);
+    for (int i : std::vector<int>(base.stack(core::Location::at(paris)))) base.move_piece(i, core::Location::nowhere());
+    base.move_piece(nap, core::Location::at(paris));  // alone in Paris
+    auto at_distance = [&](int d) {
+        for (const auto& hd : g.def->map.hexes)
+            if (hex::distance(hd.hex, paris) == d && base.stack(core::Location::at(hd.hex)).empty()) return hd.hex;
+        FAIL("no hex at distance " << d);
+        return paris;
+    };
+    auto hunter_at = [&](int d, int turn) {
+        core::GameState x = base;
+        x.turn = turn;
+        place_stack(x, cmd, units, at_distance(d));
+        return x;
+    };
+    auto napoleon_term = [&](int d, int turn) { return ai::evaluate(hunter_at(d, turn), "coalition").napoleon; };
+    CHECK(napoleon_term(12, 8) == Approx(napoleon_term(11, 8)));         // beyond the approach
+    CHECK(napoleon_term(9, 8) - napoleon_term(12, 8) == Approx(100.0));  // kApproachPerHex a hex
+    CHECK(napoleon_term(7, 8) - napoleon_term(9, 8) == Approx(200.0));
+    CHECK(napoleon_term(7, 12) == Approx(napoleon_term(9, 12)));         // no later Turn to hunt him
+    CHECK(ai::evaluate(hunter_at(7, 8), "french").napoleon < ai::evaluate(hunter_at(9, 8), "french").napoleon);
+    // a train for the hunter: the hexes its move (3) gains, while Napoleon is alone
+    const core::GameState eight = hunter_at(8, 8);
+    core::GameState escorted = eight;
+    REQUIRE(move_french_units(g, escorted, paris, 1).size() == 1);
+    const std::string hunter_hex = g.def->map.label(escorted.piece(cmd_i).loc.hex);
+    CHECK(ai::stack_potential(eight, "coalition", hunter_hex) - ai::stack_potential(escorted, "coalition", hunter_hex) ==
+          Approx(300.0));
 }
