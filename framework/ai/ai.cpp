@@ -951,6 +951,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // objective and an eliminated one 12, so arriving to die looked like progress: in round 22's
     // 144 games the Coalition placed Kapzevich's and Roder's units at Koblenz (4517) and the Saxons
     // at Cologne (4615), beyond its field behind the Rhine, and lost them in 100-132 games each.
+    std::string held_back;  // the reinforcements so held back, for the explanation
     if (step == "reinforcements.place") {
         bool can_wait = false;
         for (size_t i : order) can_wait = can_wait || acts[i].kind == "done";
@@ -965,7 +966,9 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                                            } catch (const std::exception&) {
                                                return false;
                                            }
-                                           return arrives_out_of_supply(g, a.pieces[0]);
+                                           if (!arrives_out_of_supply(g, a.pieces[0])) return false;
+                                           held_back += " " + a.pieces[0];
+                                           return true;
                                        }),
                         order.end());
     }
@@ -1027,7 +1030,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // of 42 attacks on an objective left units out)
         const bool deciding = (step == "combat.order" && acts[i].kind == "attack" && acts[i].args.size() >= 2 &&
                                game_deciding_target(worlds[0], role, acts[i].args[1])) ||
-                              (step == "combat.order_units" && deciding_combat);
+                              deciding_combat;
         const int samples = deciding ? std::max(p_.samples, kObjectiveAttackSamples) : p_.samples;
         for (int k = 0; k < samples; ++k) {
             int share = samples > p_.samples  // each of the objective's dice gets a full share
@@ -1090,6 +1093,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         why << " [" << acts.size() << " actions, " << (p_.apply_budget - budget) << " applies]";
         reason_ = why.str();
     }
+    if (!held_back.empty()) reason_ += "; held back, out of supply on arrival (13.4, 6.4):" + held_back;
     explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
     // a train that bought no progress: that stack gets trains last for a while (7.3)
     if (!moving_stack.empty() && any &&

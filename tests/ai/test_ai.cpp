@@ -2312,6 +2312,8 @@ TEST_CASE("13.4, 13.2, 6.4: the Coalition AI holds back reinforcements that woul
             const std::string act = bot.choose(s, "coalition");
             INFO("seed " << seed << ": " << act << " — " << bot.last_reason());
             CHECK(out_of_supply.count(act) == 0);
+            // and the explanation says so (the held-back units are not scored)
+            if (!out_of_supply.empty()) CHECK(bot.last_reason().find("held back, out of supply on arrival") != std::string::npos);
             held_back += !out_of_supply.empty();
             placed += act.rfind("place", 0) == 0;
             REQUIRE(s.apply("coalition", act).ok);
