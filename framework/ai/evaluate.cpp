@@ -748,7 +748,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // depot chains are ignored: a cheap stand-in for the rules' trace).
     std::map<int, std::vector<hex::Hex>> sources = p.uss;
     add_depot_hexes(s, p, sources);
-    const int range = winter(s) ? 3 : 5;
+    const bool in_winter = winter(s);
+    const int range = in_winter ? 3 : 5;
     // 6.4 strikes at the next Turn's supply phase: a unit out of supply at the end of the last
     // Turn loses nothing. Before that, a unit disrupted at the start of the last Turn can neither
     // move nor attack in it (8.4, 10.1): full cost, unless it stands on an objective, which 14.4
@@ -756,7 +757,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     const int length = game_length(s);
     const double supply_scale = length > 0 && s.turn >= length ? 0.0 : 1.0;
     const double objective_supply_scale = length > 0 ? std::clamp((length - s.turn) / 3.0, 0.0, 1.0) : 1.0;
-    const bool winter_attacker = role_idx == att_idx && winter(s);  // unsupplied_cost; the defender's view unchanged
+    const bool winter_attacker = role_idx == att_idx && in_winter;  // unsupplied_cost; the defender's view unchanged
     std::map<int, std::set<std::int64_t>> unsupplied;
     const bool approx = g_root.set && !g_exact;
     const bool real = !approx && real_supply(s, unsupplied, p.commander);
@@ -1851,13 +1852,15 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         double hunt = 0;
         bool alone = false;
         const std::string nap = enemy_napoleon(s, role, &alone);
+        const int length = game_length(s);
         if (cmd && !disrupted && alone) {
-            const int dn = hex::distance(*h, *d.map.parse_label(nap));
+            const hex::Hex nap_hex = *d.map.parse_label(nap);
+            const int dn = hex::distance(*h, nap_hex);
             hunt = dn <= 3 ? kHuntNear : dn <= 5 ? kHuntFar : 0.0;
             // beyond a forced march: the nearest hunter's approach (kApproachPerHex), while a later
             // Turn is left to hunt him
-            if (dn > 5 && dn <= kApproachHexes + 2 && !(game_length(s) > 0 && s.turn >= game_length(s)) &&
-                nearest_hunter_distance(s, p, role_idx, *d.map.parse_label(nap)) >= dn)
+            if (dn > 5 && dn <= kApproachHexes + 2 && !(length > 0 && s.turn >= length) &&
+                nearest_hunter_distance(s, p, role_idx, nap_hex) >= dn)
                 hunt = kApproachPerHex * (std::min(dn, kApproachHexes) - std::max(dn - 3, 5));
         }
         // 14.4: the objective that wins by this Turn's end (Paris with the south held, or the south
@@ -1889,7 +1892,6 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
         // not hold is the assault's force; without a train it gets a forage marker (next to two
         // friendly stacks, or out of supply outside friendly territory) and may not attack
         double assault = 0;
-        const int length = game_length(s);
         if (cmd && !disrupted && last_two_turns(s) && p.forage_rule)
             for (const auto& o : p.objectives) {
                 if (hex::distance(o.hex, *h) != 1 || has_unit(s, p, core::Location::at(o.hex), role_idx)) continue;
