@@ -1004,20 +1004,23 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // the nearest attacker unit that threatens him (8.9, 11.20: alone, he is overrun by any
         // stack that reaches his hex, and a fate die of 1 loses the game; the attacker's hunt,
         // stack_potential). On the last Turn that is a stack next to him or one whose Supply Train
-        // is not spent yet (8.2: a move still to come).
-        int mine = 0, theirs = 0, nearest = 99;
+        // is not spent yet (8.2: a move still to come). And the attacker's nearest hunter (a stack
+        // with a Commander and an undisrupted unit, as nearest_hunter_distance) for the approach.
+        int mine = 0, theirs = 0, nearest = 99, hunter = 99;
         bool escorted = false;
         for (const auto& [loc, ids] : s.stacks()) {
             if (!loc.is_hex()) continue;
             const int dd = hex::distance(loc.hex, *nap_hex);
-            bool unit = false, train = false;
+            bool unit = false, train = false, commander = false, ready = false;
             for (int i : ids) {
                 const auto& pc = s.piece(i);
                 const size_t t = static_cast<size_t>(pc.type);
                 if (pc.owner == att_idx) {
                     train = train || supply_train(p, pc);
+                    commander = commander || p.commander[t];
                     if (!p.unit[t]) continue;
                     unit = true;
+                    ready = ready || pc.face != p.disrupted_face_of_unit;
                     if (dd <= 1) theirs += p.of2[t];
                 } else if (p.unit[t] && dd == 0) {
                     mine += p.of2[t];
@@ -1025,13 +1028,14 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 }
             }
             if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
+            if (commander && ready) hunter = std::min(hunter, dd);
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
         if (!escorted && att_idx >= 0) {
             nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
             // the approach, while a later Turn is left to hunt him (kApproachPerHex)
             if (nearest > 5 && !last_turn)
-                nap -= kApproachPerHex * std::max(0, kApproachHexes - std::max(nearest_hunter_distance(s, p, att_idx, *nap_hex), 5));
+                nap -= kApproachPerHex * std::max(0, kApproachHexes - std::max(hunter, 5));
         }
     }
     // 7.6 (b), 6.3: a stack next to two or more friendly stacks with combat units gets a forage
