@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Two AI versions compared game for game (docs/ai.md: "paired" figures).
+
+vedette-tournament prints one line per game on standard error ("game N (ai as coalition, seed S):
+coalition wins, turn T, ..."); the same seed gives the same game until the two versions decide
+differently. Given each version's logs, this prints each one's wins (95% Wilson interval) and
+mean length, and on the games both played the wins and the seeds only one of them won (+ for B,
+- for A).
+
+Usage:  scripts/ai_compare.py --a LOG... --b LOG... [--side coalition|french]
+"""
+import argparse
+import math
+import re
+import sys
+
+LINE = re.compile(r"game \d+ \((\S+) as (\w+), seed (\d+)\): (\w+) wins, turn (\d+)")
+
+
+def load(paths, side):
+    games = {}
+    for path in paths:
+        try:
+            with open(path) as f:
+                for line in f:
+                    m = LINE.search(line)
+                    if m and m.group(2) == side:
+                        games[int(m.group(3))] = (m.group(4) == side, int(m.group(5)))
+        except OSError as err:
+            sys.exit(f"ai_compare: {path}: {err}")
+    return games
+
+
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return 0.0, 0.0
+    p = k / n
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100 * (c - h), 100 * (c + h)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--a", nargs="+", required=True, help="version A's tournament logs (standard error)")
+    ap.add_argument("--b", nargs="+", required=True, help="version B's")
+    ap.add_argument("--side", default="coalition", help="the side the AI played (default coalition)")
+    args = ap.parse_args()
+    a, b = load(args.a, args.side), load(args.b, args.side)
+    for name, g in (("A", a), ("B", b)):
+        won = sum(w for w, _ in g.values())
+        lo, hi = wilson(won, len(g))
+        print(f"{name}: {won}/{len(g)} won [{lo:.1f}%, {hi:.1f}%], mean length "
+              f"{sum(t for _, t in g.values()) / max(1, len(g)):.1f} Turns")
+    common = sorted(set(a) & set(b))
+    plus = [s for s in common if b[s][0] and not a[s][0]]
+    minus = [s for s in common if a[s][0] and not b[s][0]]
+    print(f"both played {len(common)}: A {sum(a[s][0] for s in common)}, B {sum(b[s][0] for s in common)} "
+          f"(+{len(plus)} -{len(minus)})")
+    if plus or minus:
+        print("  B won, A lost: " + " ".join(map(str, plus)))
+        print("  A won, B lost: " + " ".join(map(str, minus)))
+
+
+if __name__ == "__main__":
+    main()

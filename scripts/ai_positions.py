@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Positions of saved 1814 tournament games, Turn by Turn (docs/ai.md, round 27).
+
+The tournament's saves (`vedette-tournament ... --save-dir DIR`) hold each game's log. This tool
+replays a save's log up to a point with `vedette-cli play --script` and reads the position there,
+to see what the AI faced without re-running its decisions:
+
+  hunt   at the Coalition's first allocation of each Turn from 5: is Napoleon alone (no French
+         combat unit with him, 11.20)? the nearest Coalition stack that could hunt him (a
+         Commander, combat units, none disrupted: 8.3, 8.4) and the nearest Coalition unit;
+         whether his fate die was thrown that Turn ('*' each)
+  paris  at the Coalition's first move of each Turn from 7: French units in Paris (all / ready),
+         'S' when a Coalition unit holds Bordeaux or Marseilles (14.4), and the distances of the
+         Coalition's stacks able to move within three hexes of Paris
+  force  at the Coalition's first move of Turn T (--turn, default 10): its stacks within five hexes
+         of Paris: units, disrupted, single-unit stacks, units in stacks able to move
+
+Usage:  scripts/ai_positions.py {hunt|paris|force} SAVE... [--turn T] [--cli PATH] [--module DIR]
+The defaults are build-ai's vedette-cli and modules/napoleon_1814 (the module the saves were
+played with: a replay refused by the rules stops with the CLI's message).
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PARIS, SOUTH = "5420", ("5929", "4832")  # Paris; Bordeaux and Marseilles (14.4)
+
+
+class Map:
+    """Hex distance by printed label, from map.xml's numbering (flat-top, column-row labels)."""
+
+    def __init__(self, module):
+        root = ET.parse(os.path.join(module, "map.xml")).getroot()
+        num = root.find("numbering")
+        if root.get("orientation") != "flat" or num is None or num.get("scheme") != "colrow":
+            sys.exit("ai_positions: only flat-top maps with column-row labels are supported")
+        self.first_col, self.first_row = int(num.get("first-col")), int(num.get("first-row"))
+        self.col_step, self.cd = int(num.get("col-step", "1")), int(num.get("col-digits"))
+        self.odd = root.get("parity", "odd") == "odd"
+
+    def cube(self, label):
+        c = (int(label[: self.cd]) - self.first_col) * self.col_step
+        r = int(label[self.cd:]) - self.first_row
+        shift = (c - (c & 1)) // 2 if self.odd else (c + (c & 1)) // 2
+        return c, r - shift
+
+    def dist(self, a, b):
+        (x1, z1), (x2, z2) = self.cube(a), self.cube(b)
+        return max(abs(x1 - x2), abs(z1 - z2), abs((x1 + z1) - (x2 + z2)))
+
+
+def categories(module):
+    root = ET.parse(os.path.join(module, "counters.xml")).getroot()
+    return {ct.get("id"): ct.get("category") for ct in root.iter("counter-type")}
+
+
+def replay(args, save, n):
+    """The state after the first n actions of the save's log."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script, out = os.path.join(tmp, "script.txt"), os.path.join(tmp, "at.json")
+        with open(script, "w") as f:
+            f.write("".join(f"@{e['role']} {e['action']}\n" for e in save["log"][:n]))
+        setup = save["setup"]
+        r = subprocess.run([args.cli, "play", args.module, "--seed", str(setup["seed"]), "--scenario", setup["scenario"],
+                            "--script", script, "--save", out], capture_output=True, text=True)
+        if r.returncode != 0 or not os.path.exists(out):
+            sys.exit(f"ai_positions: replay failed: {r.stderr.strip() or r.stdout.strip()}")
+        with open(out) as f:
+            return json.load(f)["state"]
+
+
+def stacks(state):
+    at = collections.defaultdict(list)
+    for p in state["pieces"]:
+        if re.fullmatch(r"\d{4}", p["loc"]):
+            at[p["loc"]].append(p)
+    return at
+
+
+def first_index(save, pred):
+    out = {}
+    for i, e in enumerate(save["log"]):
+        if pred(e) and e["turn"] not in out:
+            out[e["turn"]] = i
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["hunt", "paris", "force"])
+    ap.add_argument("saves", nargs="+")
+    ap.add_argument("--turn", type=int, default=10)
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build-ai/framework/apps/cli/vedette-cli"))
+    ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
+    args = ap.parse_args()
+    if not os.access(args.cli, os.X_OK):
+        sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
+    m, cat = Map(args.module), categories(args.module)
+    unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
+    commander = lambda p, side: cat.get(p["type"]) == "commander" and p["owner"] == side
+
+    def can_move(ps):  # a Coalition stack that may take a train and move (8.3, 8.4)
+        units = [p for p in ps if unit(p, "coalition")]
+        return units and any(commander(p, "coalition") for p in ps) and all(p["face"] != "disrupted" for p in units)
+
+    total = collections.Counter()
+    for path in args.saves:
+        try:
+            with open(path) as f:
+                save = json.load(f)
+        except (OSError, ValueError) as err:
+            sys.exit(f"ai_positions: {path}: {err}")
+        if "log" not in save or "setup" not in save:
+            sys.exit(f"ai_positions: {path}: not a Vedette save (no log or setup)")
+        won = "Coalition wins" in json.dumps(save["state"]["result"])
+        row = []
+        if args.what == "hunt":
+            rolls = collections.Counter(e["turn"] for e in save["log"] for ev in e["events"]
+                                        if "fate of Napoleon" in ev.get("text", ""))
+            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "active_supply" and e["turn"] >= 5).items()):
+                at = stacks(replay(args, save, i))
+                nap = [h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)]
+                if not nap:
+                    row.append(f"T{turn}:-")
+                    continue
+                nh = nap[0]
+                if any(unit(p, "french") for p in at[nh]):
+                    row.append(f"T{turn}:escorted" + "*" * rolls[turn])
+                    continue
+                hunter = min([m.dist(h, nh) for h, ps in at.items() if can_move(ps)] or [99])
+                near = min([m.dist(h, nh) for h, ps in at.items() if any(unit(p, "coalition") for p in ps)] or [99])
+                band = "a hunter within 3" if hunter <= 3 else "a hunter within 4-5" if hunter <= 5 else "no hunter within 5"
+                total["alone"] += 1
+                total[band] += 1
+                total["thrown, " + band] += rolls[turn] > 0
+                total["a unit but no hunter within 3"] += near <= 3 < hunter
+                row.append(f"T{turn}:alone,hunter {hunter},unit {near}" + "*" * rolls[turn])
+        elif args.what == "paris":
+            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "movement" and e["role"] == "coalition"
+                                              and e["turn"] >= 7).items()):
+                at = stacks(replay(args, save, i))
+                garrison = [p for p in at[PARIS] if unit(p, "french")]
+                ready = sum(p["face"] != "disrupted" for p in garrison)
+                south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
+                movers = sorted(m.dist(h, PARIS) for h, ps in at.items() if m.dist(h, PARIS) <= 3 and can_move(ps))
+                row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
+        else:
+            idx = first_index(save, lambda e: e["phase"] == "movement" and e["role"] == "coalition")
+            if args.turn not in idx:
+                continue
+            at = stacks(replay(args, save, idx[args.turn]))
+            total["games"] += 1
+            for h, ps in at.items():
+                units = [p for p in ps if unit(p, "coalition")]
+                if not units or m.dist(h, PARIS) > 5:
+                    continue
+                total["stacks"] += 1
+                total["units"] += len(units)
+                total["disrupted"] += sum(p["face"] == "disrupted" for p in units)
+                total["single-unit stacks"] += len(units) == 1
+                total["units in stacks able to move"] += len(units) if can_move(ps) else 0
+        if row:
+            print(("W " if won else "L ") + os.path.basename(path), " ".join(row), flush=True)
+    if total:
+        print(dict(total))
+
+
+if __name__ == "__main__":
+    main()
