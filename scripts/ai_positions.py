@@ -5,15 +5,18 @@ The tournament's saves (`vedette-tournament ... --save-dir DIR`) hold each game'
 replays a save's log up to a point with `vedette-cli play --script` and reads the position there,
 to see what the AI faced without re-running its decisions:
 
-  hunt   at the Coalition's first allocation of each Turn from 5: is Napoleon alone (no French
+  hunt   at the start of each Turn's Active Supply phase from Turn 5 (its General Supply phase
+         done, 6.3-6.4; before the Coalition's first allocation, 7.4): is Napoleon alone (no French
          combat unit with him, 11.20)? the nearest Coalition stack that could hunt him (a
          Commander, combat units, none disrupted: 8.3, 8.4) and the nearest Coalition unit;
          whether his fate die was thrown that Turn ('*' each)
-  paris  at the Coalition's first move of each Turn from 7: French units in Paris (all / ready),
-         'S' when a Coalition unit holds Bordeaux or Marseilles (14.4), and the distances of the
-         Coalition's stacks able to move within three hexes of Paris
-  force  at the Coalition's first move of Turn T (--turn, default 10): its stacks within five hexes
-         of Paris: units, disrupted, single-unit stacks, units in stacks able to move
+  paris  at the start of each Turn's Rally and Movement phase from Turn 7 (the depots made, 7.7):
+         French units in Paris (all / ready), 'S' when a Coalition unit holds Bordeaux or
+         Marseilles (14.4), and the distances of the Coalition's stacks able to move within three
+         hexes of Paris
+  force  at the start of Turn T's Rally and Movement phase (--turn, default 10): the Coalition's
+         stacks within five hexes of Paris: units, disrupted, single-unit stacks, units in stacks
+         able to move
 
 Usage:  scripts/ai_positions.py {hunt|paris|force} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's vedette-cli and modules/napoleon_1814 (the module the saves were
@@ -68,8 +71,9 @@ def replay(args, save, n):
         with open(script, "w") as f:
             f.write("".join(f"@{e['role']} {e['action']}\n" for e in save["log"][:n]))
         setup = save["setup"]
-        r = subprocess.run([args.cli, "play", args.module, "--seed", str(setup["seed"]), "--scenario", setup["scenario"],
-                            "--script", script, "--save", out], capture_output=True, text=True)
+        cmd = [args.cli, "play", args.module, "--seed", str(setup["seed"]), "--scenario", setup["scenario"],
+               "--script", script, "--save", out]
+        r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0 or not os.path.exists(out):
             sys.exit(f"ai_positions: replay failed: {r.stderr.strip() or r.stdout.strip()}")
         with open(out) as f:
@@ -85,10 +89,13 @@ def stacks(state):
 
 
 def first_index(save, pred):
+    """Per Turn, how many log entries to replay to stand at the first decision of the first entry
+    `pred` accepts. An entry carries the Turn and phase it leads into, with their automatic steps
+    (the entry that ends a Turn holds the next one's supply phase, 6.3-6.4): it is replayed too."""
     out = {}
     for i, e in enumerate(save["log"]):
         if pred(e) and e["turn"] not in out:
-            out[e["turn"]] = i
+            out[e["turn"]] = i + 1
     return out
 
 
@@ -124,7 +131,8 @@ def main():
         if args.what == "hunt":
             rolls = collections.Counter(e["turn"] for e in save["log"] for ev in e["events"]
                                         if "fate of Napoleon" in ev.get("text", ""))
-            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "active_supply" and e["turn"] >= 5).items()):
+            supply_phases = first_index(save, lambda e: e["phase"] == "active_supply" and e["turn"] >= 5)
+            for turn, i in sorted(supply_phases.items()):
                 at = stacks(replay(args, save, i))
                 nap = [h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)]
                 if not nap:
@@ -136,15 +144,15 @@ def main():
                     continue
                 hunter = min([m.dist(h, nh) for h, ps in at.items() if can_move(ps)] or [99])
                 near = min([m.dist(h, nh) for h, ps in at.items() if any(unit(p, "coalition") for p in ps)] or [99])
-                band = "a hunter within 3" if hunter <= 3 else "a hunter within 4-5" if hunter <= 5 else "no hunter within 5"
+                band = ("a hunter within 3" if hunter <= 3 else
+                        "a hunter within 4-5" if hunter <= 5 else "no hunter within 5")
                 total["alone"] += 1
                 total[band] += 1
                 total["thrown, " + band] += rolls[turn] > 0
                 total["a unit but no hunter within 3"] += near <= 3 < hunter
                 row.append(f"T{turn}:alone,hunter {hunter},unit {near}" + "*" * rolls[turn])
         elif args.what == "paris":
-            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "movement" and e["role"] == "coalition"
-                                              and e["turn"] >= 7).items()):
+            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "movement" and e["turn"] >= 7).items()):
                 at = stacks(replay(args, save, i))
                 garrison = [p for p in at[PARIS] if unit(p, "french")]
                 ready = sum(p["face"] != "disrupted" for p in garrison)
@@ -152,7 +160,7 @@ def main():
                 movers = sorted(m.dist(h, PARIS) for h, ps in at.items() if m.dist(h, PARIS) <= 3 and can_move(ps))
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
         else:
-            idx = first_index(save, lambda e: e["phase"] == "movement" and e["role"] == "coalition")
+            idx = first_index(save, lambda e: e["phase"] == "movement")
             if args.turn not in idx:
                 continue
             at = stacks(replay(args, save, idx[args.turn]))
