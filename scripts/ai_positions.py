@@ -19,14 +19,13 @@ to see what the AI faced without re-running its decisions:
          able to move
 
 Usage:  scripts/ai_positions.py {hunt|paris|force} SAVE... [--turn T] [--cli PATH] [--module DIR]
-The defaults are build-ai's vedette-cli and modules/napoleon_1814 (the module the saves were
+The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
 import argparse
 import collections
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -36,27 +35,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARIS, SOUTH = "5420", ("5929", "4832")  # Paris; Bordeaux and Marseilles (14.4)
 
 
-class Map:
-    """Hex distance by printed label, from map.xml's numbering (flat-top, column-row labels)."""
+def hex_map(module):
+    """The map's labels and distances (scripts/geo/hexgeo.py: the georeference of map.xml)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "geo"))
+    from hexgeo import from_map_xml  # noqa: E402
+    g = from_map_xml(os.path.join(module, "map.xml"))
 
-    def __init__(self, module):
-        root = ET.parse(os.path.join(module, "map.xml")).getroot()
-        num = root.find("numbering")
-        if root.get("orientation") != "flat" or num is None or num.get("scheme") != "colrow":
-            sys.exit("ai_positions: only flat-top maps with column-row labels are supported")
-        self.first_col, self.first_row = int(num.get("first-col")), int(num.get("first-row"))
-        self.col_step, self.cd = int(num.get("col-step", "1")), int(num.get("col-digits"))
-        self.odd = root.get("parity", "odd") == "odd"
+    class Map:
+        @staticmethod
+        def dist(a, b):
+            return g.distance(g.parse(a), g.parse(b))
 
-    def cube(self, label):
-        c = (int(label[: self.cd]) - self.first_col) * self.col_step
-        r = int(label[self.cd:]) - self.first_row
-        shift = (c - (c & 1)) // 2 if self.odd else (c + (c & 1)) // 2
-        return c, r - shift
-
-    def dist(self, a, b):
-        (x1, z1), (x2, z2) = self.cube(a), self.cube(b)
-        return max(abs(x1 - x2), abs(z1 - z2), abs((x1 + z1) - (x2 + z2)))
+    return Map
 
 
 def categories(module):
@@ -83,7 +73,7 @@ def replay(args, save, n):
 def stacks(state):
     at = collections.defaultdict(list)
     for p in state["pieces"]:
-        if re.fullmatch(r"\d{4}", p["loc"]):
+        if p["loc"].isdigit():  # a hex label (boxes are "box:...")
             at[p["loc"]].append(p)
     return at
 
@@ -104,12 +94,13 @@ def main():
     ap.add_argument("what", choices=["hunt", "paris", "force"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
-    ap.add_argument("--cli", default=os.path.join(ROOT, "build-ai/framework/apps/cli/vedette-cli"))
+    clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
+    ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
-    m, cat = Map(args.module), categories(args.module)
+    m, cat = hex_map(args.module), categories(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
     commander = lambda p, side: cat.get(p["type"]) == "commander" and p["owner"] == side
 

@@ -136,15 +136,6 @@ def all_hexes():
     return [(c, r) for c in range(G.cols) for r in range(G.rows)]
 
 
-def hex_distance(a, b):
-    def cube(c, r):
-        q = c
-        rr = r - (c - (c & 1)) // 2
-        return q, rr, -q - rr
-    a, b = cube(*a), cube(*b)
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
-
-
 def side_key(h, d):
     """Canonical hexside key: (hex, dir) with dir in N, NE, SE of the hex, or the neighbour's."""
     if d <= 2:
@@ -380,10 +371,10 @@ def hex_route(pts):
     for x, y in xy:
         h = G.xy_to_offset(x, y)
         if not out or out[-1] != h:
-            if out and hex_distance(out[-1], h) > 1:
+            if out and G.distance(out[-1], h) > 1:
                 # fill the gap with the hex line between
                 a, b = out[-1], h
-                n = hex_distance(a, b)
+                n = G.distance(a, b)
                 ax, ay = G.centre_xy(*a)
                 bx, by = G.centre_xy(*b)
                 for k in range(1, n):

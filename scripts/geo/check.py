@@ -24,17 +24,6 @@ def check(ok, text):
         failures.append(text)
 
 
-def cube(h):
-    q = h[0]
-    r = h[1] - (h[0] - (h[0] & 1)) // 2
-    return q, r, -q - r
-
-
-def hdist(a, b):
-    a, b = cube(a), cube(b)
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
-
-
 def main():
     G = from_map_xml(MAP)
     root = ET.parse(MAP).getroot()
@@ -96,7 +85,7 @@ def main():
             if p[0] not in names:
                 missing.append(p[0])
                 continue
-            d = hdist(true, names[p[0]])
+            d = G.distance(true, names[p[0]])
             worst = max(worst, d)
             if d > 1:
                 far.append("%s %s->%s" % (p[0], G.label(*true), G.label(*names[p[0]])))

@@ -95,6 +95,14 @@ class Georef:
         lc, lr = int(label[:-2]), int(label[-2:])
         return (lc - self.first_col) * self.col_step, lr - self.first_row
 
+    def distance(self, a, b):
+        """Hexes between offset positions a and b (col, row): flat-top, odd-q, via cube coordinates."""
+        def cube(c, r):
+            z = r - (c - (c & 1)) // 2
+            return c, z, -c - z
+        a, b = cube(*a), cube(*b)
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
+
     def latlon_to_label(self, lat, lon):
         return self.label(*self.latlon_to_offset(lat, lon))
 
