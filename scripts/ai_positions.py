@@ -35,18 +35,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARIS, SOUTH = "5420", ("5929", "4832")  # Paris; Bordeaux and Marseilles (14.4)
 
 
-def hex_map(module):
-    """The map's labels and distances (scripts/geo/hexgeo.py: the georeference of map.xml)."""
+def hex_distance(module):
+    """Hexes between two labels (scripts/geo/hexgeo.py: the georeference of map.xml)."""
     sys.path.insert(0, os.path.join(ROOT, "scripts", "geo"))
     from hexgeo import from_map_xml  # noqa: E402
     g = from_map_xml(os.path.join(module, "map.xml"))
-
-    class Map:
-        @staticmethod
-        def dist(a, b):
-            return g.distance(g.parse(a), g.parse(b))
-
-    return Map
+    return lambda a, b: g.distance(g.parse(a), g.parse(b))
 
 
 def categories(module):
@@ -100,7 +94,7 @@ def main():
     args = ap.parse_args()
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
-    m, cat = hex_map(args.module), categories(args.module)
+    dist, cat = hex_distance(args.module), categories(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
     commander = lambda p, side: cat.get(p["type"]) == "commander" and p["owner"] == side
 
@@ -133,8 +127,8 @@ def main():
                 if any(unit(p, "french") for p in at[nh]):
                     row.append(f"T{turn}:escorted" + "*" * rolls[turn])
                     continue
-                hunter = min([m.dist(h, nh) for h, ps in at.items() if can_move(ps)] or [99])
-                near = min([m.dist(h, nh) for h, ps in at.items() if any(unit(p, "coalition") for p in ps)] or [99])
+                hunter = min([dist(h, nh) for h, ps in at.items() if can_move(ps)] or [99])
+                near = min([dist(h, nh) for h, ps in at.items() if any(unit(p, "coalition") for p in ps)] or [99])
                 band = ("a hunter within 3" if hunter <= 3 else
                         "a hunter within 4-5" if hunter <= 5 else "no hunter within 5")
                 total["alone"] += 1
@@ -148,7 +142,7 @@ def main():
                 garrison = [p for p in at[PARIS] if unit(p, "french")]
                 ready = sum(p["face"] != "disrupted" for p in garrison)
                 south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
-                movers = sorted(m.dist(h, PARIS) for h, ps in at.items() if m.dist(h, PARIS) <= 3 and can_move(ps))
+                movers = sorted(dist(h, PARIS) for h, ps in at.items() if dist(h, PARIS) <= 3 and can_move(ps))
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
         else:
             idx = first_index(save, lambda e: e["phase"] == "movement")
@@ -158,7 +152,7 @@ def main():
             total["games"] += 1
             for h, ps in at.items():
                 units = [p for p in ps if unit(p, "coalition")]
-                if not units or m.dist(h, PARIS) > 5:
+                if not units or dist(h, PARIS) > 5:
                     continue
                 total["stacks"] += 1
                 total["units"] += len(units)
