@@ -17,8 +17,13 @@ to see what the AI faced without re-running its decisions:
   force  at the start of Turn T's Rally and Movement phase (--turn, default 10): the Coalition's
          stacks within five hexes of Paris: units, disrupted, single-unit stacks, units in stacks
          able to move
+  armies at the start of the Rally and Movement phase of Turns 1, 4, 7 and 10: each Coalition
+         army's units on the map, their median distance to Paris, how many are disrupted, and
+         how many stand within four hexes of Paris undisrupted (a march and an attack, 8.4, 10.1)
+  trains per Turn, read from the log alone (no replay): the Coalition's Supply Trains for the
+         Turn (7.2), depots made (7.7) and converted (7.1), rallies (8.1), moves and passes (8.2)
 
-Usage:  scripts/ai_positions.py {hunt|paris|force} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|paris|force|armies|trains} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -26,6 +31,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -46,6 +52,26 @@ def hex_distance(module):
 def categories(module):
     root = ET.parse(os.path.join(module, "counters.xml")).getroot()
     return {ct.get("id"): ct.get("category") for ct in root.iter("counter-type")}
+
+
+def armies(module):
+    """counter type -> its army (the stat "army"), for the types that have one."""
+    root = ET.parse(os.path.join(module, "counters.xml")).getroot()
+    out = {}
+    for ct in root.iter("counter-type"):
+        for st in ct.iter("stat"):
+            if st.get("id") == "army" and st.get("text"):
+                out[ct.get("id")] = st.get("text")
+    return out
+
+
+TRAIN_EVENTS = (  # (column, how the log says it): the cnw series' event texts
+    ("depots", re.compile(r"^coalition establishes a depot at")),
+    ("converted", re.compile(r"^coalition converts the depot at")),
+    ("rallies", re.compile(r"^coalition rallies at")),
+    ("moves", re.compile(r"^coalition stack from \d+ ends its move")),
+    ("passes", re.compile(r"^coalition passes and discards a Supply Train at")),
+)
 
 
 def replay(args, save, n):
@@ -85,7 +111,7 @@ def first_index(save, pred):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "paris", "force"])
+    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "trains"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
@@ -94,7 +120,7 @@ def main():
     args = ap.parse_args()
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
-    dist, cat = hex_distance(args.module), categories(args.module)
+    dist, cat, army = hex_distance(args.module), categories(args.module), armies(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
     commander = lambda p, side: cat.get(p["type"]) == "commander" and p["owner"] == side
 
@@ -144,6 +170,40 @@ def main():
                 south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
                 movers = sorted(dist(h, PARIS) for h, ps in at.items() if dist(h, PARIS) <= 3 and can_move(ps))
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
+        elif args.what == "trains":
+            per = collections.defaultdict(collections.Counter)
+            for e in save["log"]:
+                for ev in e["events"]:
+                    text = ev.get("text", "")
+                    m = re.match(r"coalition allocates (\d+) Supply Trains this Turn", text)
+                    if m:
+                        per[e["turn"]]["trains"] = int(m.group(1))
+                    for column, pattern in TRAIN_EVENTS:
+                        per[e["turn"]][column] += bool(pattern.match(text))
+            columns = ["trains"] + [c for c, _ in TRAIN_EVENTS]
+            for turn in sorted(per):
+                row.append(f"T{turn}:" + "/".join(str(per[turn][c]) for c in columns))
+                for c in columns:
+                    total[c] += per[turn][c]
+            total["games"] += 1
+            row.insert(0, "(" + "/".join(columns) + ")")
+        elif args.what == "armies":
+            idx = first_index(save, lambda e: e["phase"] == "movement")
+            for turn in (1, 4, 7, 10):
+                if turn not in idx:
+                    continue
+                by = collections.defaultdict(list)
+                for p in replay(args, save, idx[turn])["pieces"]:
+                    if p["loc"].isdigit() and unit(p, "coalition") and p["type"] in army:
+                        by[army[p["type"]]].append(p)
+                parts = []
+                for name in sorted(by):
+                    ps = by[name]
+                    d = sorted(dist(p["loc"], PARIS) for p in ps)
+                    dis = sum(p["face"] == "disrupted" for p in ps)
+                    near = sum(p["face"] != "disrupted" and dist(p["loc"], PARIS) <= 4 for p in ps)
+                    parts.append(f"{name} {len(ps)}u d{d[len(d) // 2]} {dis}dis {near}near")
+                row.append(f"T{turn}[" + ", ".join(parts) + "]")
         else:
             idx = first_index(save, lambda e: e["phase"] == "movement")
             if args.turn not in idx:
