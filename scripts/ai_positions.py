@@ -49,20 +49,16 @@ def hex_distance(module):
     return lambda a, b: g.distance(g.parse(a), g.parse(b))
 
 
-def categories(module):
+def counter_types(module):
+    """counter type -> its category; counter type -> its army (the stat "army", where it has one)."""
     root = ET.parse(os.path.join(module, "counters.xml")).getroot()
-    return {ct.get("id"): ct.get("category") for ct in root.iter("counter-type")}
-
-
-def armies(module):
-    """counter type -> its army (the stat "army"), for the types that have one."""
-    root = ET.parse(os.path.join(module, "counters.xml")).getroot()
-    out = {}
+    category, army = {}, {}
     for ct in root.iter("counter-type"):
+        category[ct.get("id")] = ct.get("category")
         for st in ct.iter("stat"):
             if st.get("id") == "army" and st.get("text"):
-                out[ct.get("id")] = st.get("text")
-    return out
+                army[ct.get("id")] = st.get("text")
+    return category, army
 
 
 TRAIN_EVENTS = (  # (column, how the log says it): the cnw series' event texts
@@ -120,7 +116,7 @@ def main():
     args = ap.parse_args()
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
-    dist, cat, army = hex_distance(args.module), categories(args.module), armies(args.module)
+    dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
     commander = lambda p, side: cat.get(p["type"]) == "commander" and p["owner"] == side
 
