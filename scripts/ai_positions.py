@@ -114,7 +114,7 @@ def main():
     ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
-    if not os.access(args.cli, os.X_OK):
+    if args.what != "trains" and not os.access(args.cli, os.X_OK):  # (trains reads the log alone)
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
     dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
@@ -189,9 +189,10 @@ def main():
                 if turn not in idx:
                     continue
                 by = collections.defaultdict(list)
-                for p in replay(args, save, idx[turn])["pieces"]:
-                    if p["loc"].isdigit() and unit(p, "coalition") and p["type"] in army:
-                        by[army[p["type"]]].append(p)
+                for ps in stacks(replay(args, save, idx[turn])).values():
+                    for p in ps:
+                        if unit(p, "coalition") and p["type"] in army:
+                            by[army[p["type"]]].append(p)
                 parts = []
                 for name in sorted(by):
                     ps = by[name]
