@@ -21,7 +21,8 @@ to see what the AI faced without re-running its decisions:
          army's units on the map, their median distance to Paris, how many are disrupted, and
          how many stand within four hexes of Paris undisrupted (a march and an attack, 8.4, 10.1)
   trains per Turn, read from the log alone (no replay): the Coalition's Supply Trains for the
-         Turn (7.2), depots made (7.7) and converted (7.1), rallies (8.1), moves and passes (8.2)
+         Turn (7.2), depots made (7.7) and converted (7.1), rallies (8.1), moves and passes (8.2),
+         and trains allocated to a hex that already had one that Turn (7.3 play note, 8.2)
 
 Usage:  scripts/ai_positions.py {hunt|paris|force|armies|trains} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
@@ -168,7 +169,12 @@ def main():
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
         elif args.what == "trains":
             per = collections.defaultdict(collections.Counter)
+            given = collections.Counter()  # (Turn, hex): the Coalition's trains allocated there (7.4)
             for e in save["log"]:
+                if e.get("role") == "coalition" and e.get("action", "").startswith("allocate "):
+                    key = (e["turn"], e["action"].split()[1])
+                    given[key] += 1
+                    per[e["turn"]]["second"] += given[key] > 1  # a second train on one hex (7.3 play note, 8.2)
                 for ev in e["events"]:
                     text = ev.get("text", "")
                     m = re.match(r"coalition allocates (\d+) Supply Trains this Turn", text)
@@ -176,7 +182,7 @@ def main():
                         per[e["turn"]]["trains"] = int(m.group(1))
                     for column, pattern in TRAIN_EVENTS:
                         per[e["turn"]][column] += bool(pattern.match(text))
-            columns = ["trains"] + [c for c, _ in TRAIN_EVENTS]
+            columns = ["trains"] + [c for c, _ in TRAIN_EVENTS] + ["second"]
             for turn in sorted(per):
                 row.append(f"T{turn}:" + "/".join(str(per[turn][c]) for c in columns))
                 for c in columns:
