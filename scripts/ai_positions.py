@@ -69,6 +69,8 @@ TRAIN_EVENTS = (  # (column, how the log says it): the cnw series' event texts
     ("moves", re.compile(r"^coalition stack from \d+ ends its move")),
     ("passes", re.compile(r"^coalition passes and discards a Supply Train at")),
 )
+# a train put on a hex: allocated (7.4), or a depot turned back into one on its stack (7.1)
+TRAIN_AT = re.compile(r"^coalition (allocates a Supply Train|converts the depot) at (\d+)")
 
 
 def replay(args, save, n):
@@ -169,14 +171,15 @@ def main():
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
         elif args.what == "trains":
             per = collections.defaultdict(collections.Counter)
-            given = collections.Counter()  # (Turn, hex): the Coalition's trains allocated there (7.4)
+            given = collections.Counter()  # (Turn, hex): the Coalition's trains there (7.1, 7.4)
             for e in save["log"]:
-                if e.get("role") == "coalition" and e.get("action", "").startswith("allocate "):
-                    key = (e["turn"], e["action"].split()[1])
-                    given[key] += 1
-                    per[e["turn"]]["second"] += given[key] > 1  # a second train on one hex (7.3 play note, 8.2)
                 for ev in e["events"]:
                     text = ev.get("text", "")
+                    m = TRAIN_AT.match(text)
+                    if m:  # a train allocated where one stands already: a second one (7.3 play note, 8.2)
+                        key = (e["turn"], m.group(2))
+                        per[e["turn"]]["second"] += m.group(1) == "allocates a Supply Train" and given[key] > 0
+                        given[key] += 1
                     m = re.match(r"coalition allocates (\d+) Supply Trains this Turn", text)
                     if m:
                         per[e["turn"]]["trains"] = int(m.group(1))
