@@ -281,10 +281,10 @@ local function situation(ctx, game, side)
     local key = "supply.situation." .. side
     if memo[key] then return memo[key] end
     local enemy = core.enemy(side)
-    local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game)
+    local frozen = ctx.hooks.supply_rivers_frozen and ctx.hooks.supply_rivers_frozen(ctx, game) or false
     local sit = { side = side, friendly = {}, friendly_combat = {}, friendly_cmd = {}, enemy = {},
                   enemy_cav = {}, enemy_ready = {}, cache = {}, cache_end = {}, city = {}, hexes = {},
-                  base = {}, screened = {},
+                  base = {}, screened = {}, enemy_hexes = {}, cav_hexes = {}, frozen = frozen,
                   occupied = {}, cost = (frozen and MAP.cost_frozen or MAP.cost)[core.season(game)],
                   blocked = ctx.hooks.supply_blocked_region and ctx.hooks.supply_blocked_region(ctx, game, side) }
     local neutral = core.neutral_pieces(game)
@@ -303,10 +303,12 @@ local function situation(ctx, game, side)
                     sit.friendly_cmd[hex] = true
                 end
             elseif p.owner == enemy then
+                if not sit.enemy[hex] then sit.enemy_hexes[#sit.enemy_hexes + 1] = hex end
                 sit.enemy[hex] = true
                 if units[i] and p.face ~= "disrupted" then
                     sit.enemy_ready[hex] = (sit.enemy_ready[hex] or 0) + 1
                     if core.type_stat(p.type, "type") == "cavalry" and not sit.enemy_cav[hex] then
+                        sit.cav_hexes[#sit.cav_hexes + 1] = hex
                         sit.enemy_cav[hex] = true
                         -- the hexes it screens: its neighbours, unless an unbridged river is between
                         for _, h in ipairs(MAP.nb[hex]) do
@@ -442,6 +444,42 @@ local function new_buckets(starts, budget, dist)
     return buckets
 end
 
+-- Across states: a field is a pure function of what its search reads, so positions that differ
+-- only where no route cares (a friendly stack moved between two open hexes: the AI's searches try
+-- hundreds of those a decision) share one trace. The key names all of it: the side, its range and
+-- route costs (season, frozen rivers), the blocked region, the goals (depots, USS), the enemy's
+-- hexes and its ready cavalry's (bullet 1), the friendly hexes where a friendly stack changes a
+-- route (cities, bullet 2 and 14.15; screened hexes, bullet 1) and the hexes closed to supply
+-- lines. Without the game's hook naming those (`supply_closed_hexes`, when it has `hex_closed`)
+-- nothing is shared. Bounded per game configuration; its fields are read only, like the state's.
+local SHARED_FIELDS = {}   -- ctx -> { n = count, by_key = { [key] = field }, hits = count }
+local SHARED_FIELDS_MAX = 256
+
+local function field_key(ctx, game, side, sit, goal_list, budget)
+    local closed = ""
+    if ctx.hooks.hex_closed then
+        if not ctx.hooks.supply_closed_hexes then return nil end
+        local hexes = ctx.hooks.supply_closed_hexes(ctx, game)
+        local l = {}
+        for i = 1, #hexes do l[i] = hexes[i] end
+        table.sort(l)
+        closed = table.concat(l, ",")
+    end
+    local t, n = {}, 0
+    for _, h in ipairs(goal_list) do n = n + 1; t[n] = "G" .. h end
+    for _, h in ipairs(sit.enemy_hexes) do n = n + 1; t[n] = "E" .. h end
+    for _, h in ipairs(sit.cav_hexes) do n = n + 1; t[n] = "C" .. h end
+    for _, h in ipairs(sit.hexes) do
+        if MAP.city[h] or sit.screened[h] then
+            n = n + 1
+            t[n] = ((sit.friendly_combat[h] or 0) > 0 and "U" or "F") .. h
+        end
+    end
+    table.sort(t)
+    return table.concat({ side, budget, core.season(game), tostring(sit.frozen), sit.blocked or "",
+                          closed, table.concat(t, ",") }, "|")
+end
+
 -- The side's supply field: hex -> true when a stack there is in general supply (6.1-6.2).
 -- Searched backwards from every supply source at once: the steps of a route that ENTERS h are
 -- the neighbours x with the cost of stepping x -> h.
@@ -452,6 +490,18 @@ local function supply_field(ctx, game, side, sit)
     if memo[key] then return memo[key] end
     sit = sit or situation(ctx, game, side)
     local goals, list = supply_goals(ctx, game, side)
+    local budget = range_of(ctx, game)
+    local shared_key = field_key(ctx, game, side, sit, list, budget)
+    local shared = SHARED_FIELDS[ctx]
+    if not shared then
+        shared = { n = 0, by_key = {}, hits = 0 }
+        SHARED_FIELDS[ctx] = shared
+    end
+    if shared_key and shared.by_key[shared_key] then
+        shared.hits = shared.hits + 1
+        memo[key] = shared.by_key[shared_key]
+        return memo[key]
+    end
     local starts = {}
     for _, h in ipairs(list) do
         if MAP.playable[h] then starts[#starts + 1] = h end
@@ -459,7 +509,6 @@ local function supply_field(ctx, game, side, sit)
     table.sort(starts)
     -- backwards: the steps of a route that ENTERS h are the neighbours x, stepping x -> h
     local cost, nbs, pass_ok, end_ok = sit.cost, MAP.nb, sit.cache, sit.cache_end
-    local budget = range_of(ctx, game)
     local dist, out = {}, {}
     local buckets = new_buckets(starts, budget, dist)
     for c = 0, budget do
@@ -493,9 +542,19 @@ local function supply_field(ctx, game, side, sit)
         end
     end
     memo[key] = out
+    if shared_key then
+        if shared.n >= SHARED_FIELDS_MAX then
+            shared.n, shared.by_key = 0, {}
+        end
+        shared.n = shared.n + 1
+        shared.by_key[shared_key] = out
+    end
     return out
 end
 supply._field = supply_field
+-- (tests) how many traces a configuration's positions shared; forget what it shares
+function supply._shared_field_hits(ctx) return SHARED_FIELDS[ctx] and SHARED_FIELDS[ctx].hits or 0 end
+function supply._forget_shared_fields(ctx) SHARED_FIELDS[ctx] = nil end
 supply._situation = situation
 
 function supply.in_general_supply(ctx, game, hex, side)

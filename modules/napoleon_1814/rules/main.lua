@@ -151,6 +151,26 @@ function hooks.hex_closed(ctx, game, hex, ids)
     return false
 end
 
+-- The hexes closed to a supply line (hex_closed with no ids: 16.3's neutral army), for the
+-- supply field's key (cnw supply.lua): the hexes of the neutral Coalition units and Commanders
+-- (each hex where hex_closed(ctx, game, hex, {}) is true; hooks.invariants checks that the two agree).
+function hooks.supply_closed_hexes(ctx, game)
+    local core = ctx.core
+    local out, seen = {}, {}
+    for id in pairs(core.neutral_pieces(game)) do
+        local p = core.pieces(game)[id]
+        local c = p and core.type_category(p.type)
+        if p and p.owner == "coalition" and (c == "unit" or c == "commander") then
+            local hex = p.loc   -- (what hex_closed sees: the counters in the hex, core.stack)
+            if hex and hex:sub(1, 4) ~= "box:" and not seen[hex] then
+                seen[hex] = true
+                out[#out + 1] = hex
+            end
+        end
+    end
+    return out
+end
+
 -- Commanders alike for hex_closed (a memo key for Commanders' Movement): the Neapolitans, the
 -- other Coalition Commanders, the French.
 function hooks.closure_class(ctx, game, id)
@@ -297,6 +317,14 @@ function hooks.invariants(ctx, game)
         if naples and others then broken[#broken + 1] = "14.11: Neapolitans stacked with other Coalition pieces in " .. hex end
         if is_neutral and #ctx.core.force_at(game, hex, "french") > 0 then
             broken[#broken + 1] = "16.3: French pieces in the neutral Neapolitans' hex " .. hex
+        end
+    end
+    -- the supply field's key names the hexes closed to supply lines (supply_closed_hexes)
+    local listed = {}
+    for _, hex in ipairs(hooks.supply_closed_hexes(ctx, game)) do listed[hex] = true end
+    for _, hex in ipairs(game.occupied()) do
+        if hooks.hex_closed(ctx, game, hex, {}) ~= (listed[hex] == true) then
+            broken[#broken + 1] = "16.3: supply_closed_hexes and hex_closed disagree on " .. hex
         end
     end
     return broken

@@ -6,6 +6,9 @@
 --   Troyes 5122 | 5022: an unbridged river between them.
 --   Paris 5420 (French USS) -> Sens 5322: 3 hexes; Sens -> Troyes 5122: 2; Paris -> Troyes: 5.
 
+local supply_lib = require("cnw.supply")
+local core = require("cnw.core")
+
 local EMPTY = "tests/setups/empty.xml"
 
 local function new(dice) return vt.new_game { setup = EMPTY, dice = dice } end
@@ -666,3 +669,82 @@ test("14.15 Geneva needs a friendly combat unit for a depot; a commander alone i
     end, "coalition")
     assert(vt.has_action(g2, "coalition", "depot 4726"))
 end)
+
+
+-- ---- the supply field shared between positions (cnw supply.lua; cnw_series/DESIGN.md, Speed) --
+-- A field is traced once for all the positions that differ only where no route cares. These check
+-- the shared field against one traced afresh (a configuration whose memo is forgotten first).
+
+local function eq(actual, expected, what)
+    if actual ~= expected then error(what .. ": " .. tostring(actual) .. " ~= " .. tostring(expected), 2) end
+end
+
+local function field_ctx()
+    return { core = core,
+             params = { supply_range = { winter = 3, spring = 5 },
+                        uss_region = { french = "uss_french", coalition = "uss_coalition" } },
+             hooks = {} }   -- (no hex_closed: 1814's checks its supply_closed_hexes in hooks.invariants)
+end
+
+local function field_text(ctx, game, side, fresh)
+    if fresh then supply_lib._forget_shared_fields(ctx) end
+    local l = {}
+    for hex in pairs(supply_lib._field(ctx, game, side)) do l[#l + 1] = hex end
+    table.sort(l)
+    return table.concat(l, " ")
+end
+
+test("6.1-6.2 a stack moved between hexes no route cares about shares its side's field; onto an enemy city it does not", function()
+    local g = new()
+    local shared, fresh = field_ctx(), field_ctx()
+    start(g, 7, "movement", function(game)
+        depot(game, "coalition", "5322")            -- Sens: Nogent 5221 next to it
+        put(game, "schwarzenberg", "5025")
+        put(game, "co_hohenlohe", "5025")
+        put(game, "fr_meunier", "5420")
+    end)
+    local before = vt.with(g, function(game) return field_text(shared, game, "coalition") end)
+    assert(before:find("5221", 1, true), "Nogent is in the field: " .. before)
+    vt.edit(g, function(game)
+        game.move("co_hohenlohe", "5126", 1)
+        game.move("schwarzenberg", "5126", 1)
+    end)
+    local hits = supply_lib._shared_field_hits(shared)
+    local moved = vt.with(g, function(game) return field_text(shared, game, "coalition") end)
+    eq(supply_lib._shared_field_hits(shared), hits + 1, "the move between open hexes shares the trace")
+    eq(moved, vt.with(g, function(game) return field_text(fresh, game, "coalition", true) end), "shared = fresh")
+    eq(moved, before, "the same field")
+    -- Nogent held: 6.2 bullet 2 lets routes through it, the field grows beyond it
+    vt.edit(g, function(game)
+        game.move("co_hohenlohe", "5221", 1)
+        game.move("schwarzenberg", "5221", 1)
+    end)
+    hits = supply_lib._shared_field_hits(shared)
+    local held = vt.with(g, function(game) return field_text(shared, game, "coalition") end)
+    eq(supply_lib._shared_field_hits(shared), hits, "a held enemy city is another key")
+    eq(held, vt.with(g, function(game) return field_text(fresh, game, "coalition", true) end), "shared = fresh")
+    assert(#held > #before, "holding Nogent carries the field beyond it")
+end)
+
+test("6.1-6.2 in a random campaign game every shared field is the field traced afresh (both sides)", function()
+    local g = vt.new_game { scenario = "campaign", seed = 11, options = { "murat_neutral" } }
+    local shared, fresh = field_ctx(), field_ctx()
+    local r, compared = 12345, 0
+    for _ = 1, 700 do
+        local d = vt.decision(g)
+        if not d.role or d.result then break end
+        for _, side in ipairs { "french", "coalition" } do
+            local a = vt.with(g, function(game) return field_text(shared, game, side) end)
+            local b = vt.with(g, function(game) return field_text(fresh, game, side, true) end)
+            eq(a, b, side .. "'s field, Turn " .. vt.with(g, function(game) return game.turn() end))
+            compared = compared + 1
+        end
+        local acts = vt.actions(g, d.role)
+        r = (r * 1103515245 + 12345) % 2147483648
+        vt.apply(g, d.role, acts[r % #acts + 1])
+    end
+    assert(compared > 500, "compared " .. compared)
+    assert(supply_lib._shared_field_hits(shared) > compared // 4,
+           "shared " .. supply_lib._shared_field_hits(shared) .. " of " .. compared)
+end)
+
