@@ -11,11 +11,11 @@ function M.install(rules, ctx)
     -- would be in general supply (6.1-6.2) as the position stands: the rules' own supply field
     -- (depots and USS, the route's length, terrain, rivers, enemy stacks and cavalry). The AI
     -- traces it once per decision and judges the positions its search reaches against it.
+    -- The rules' own table, shared with every position of the same key (supply.lua): the host
+    -- only reads it (a copy through the sandbox's ordered pairs sorted some 800 keys a call).
     function rules.ai_supply_field(game, side)
         supply_lib = supply_lib or require("cnw.supply")
-        local out = {}
-        for hex in pairs(supply_lib._field(ctx, game, side)) do out[hex] = true end
-        return out
+        return supply_lib._field(ctx, game, side)
     end
 
     -- rules.ai_linked_depots(game, side): { [hex] = true } for each depot of `side` linked to its
