@@ -459,11 +459,9 @@ local function field_key(ctx, game, side, sit, goal_list, budget)
     local closed = ""
     if ctx.hooks.hex_closed then
         if not ctx.hooks.supply_closed_hexes then return nil end
-        local hexes = ctx.hooks.supply_closed_hexes(ctx, game)
-        local l = {}
-        for i = 1, #hexes do l[i] = hexes[i] end
-        table.sort(l)
-        closed = table.concat(l, ",")
+        local hexes = ctx.hooks.supply_closed_hexes(ctx, game)   -- a new list: sorted in place
+        table.sort(hexes)
+        closed = table.concat(hexes, ",")
     end
     local t, n = {}, 0
     for _, h in ipairs(goal_list) do n = n + 1; t[n] = "G" .. h end
@@ -492,12 +490,12 @@ local function supply_field(ctx, game, side, sit)
     local goals, list = supply_goals(ctx, game, side)
     local budget = range_of(ctx, game)
     local shared_key = field_key(ctx, game, side, sit, list, budget)
-    local shared = SHARED_FIELDS[ctx]
-    if not shared then
+    local shared = shared_key and SHARED_FIELDS[ctx]
+    if shared_key and not shared then
         shared = { n = 0, by_key = {}, hits = 0 }
         SHARED_FIELDS[ctx] = shared
     end
-    if shared_key and shared.by_key[shared_key] then
+    if shared and shared.by_key[shared_key] then
         shared.hits = shared.hits + 1
         memo[key] = shared.by_key[shared_key]
         return memo[key]
@@ -542,7 +540,7 @@ local function supply_field(ctx, game, side, sit)
         end
     end
     memo[key] = out
-    if shared_key then
+    if shared then
         if shared.n >= SHARED_FIELDS_MAX then
             shared.n, shared.by_key = 0, {}
         end

@@ -153,12 +153,13 @@ end
 
 -- The hexes closed to a supply line (hex_closed with no ids: 16.3's neutral army), for the
 -- supply field's key (cnw supply.lua): the hexes of the neutral Coalition units and Commanders
--- (each hex where hex_closed(ctx, game, hex, {}) is true; hooks.invariants checks that the two agree).
+-- (each hex where hex_closed(ctx, game, hex, {}) is true; hooks.invariants checks that the two
+-- agree). A new list each call.
 function hooks.supply_closed_hexes(ctx, game)
     local core = ctx.core
-    local out, seen = {}, {}
+    local out, seen, pc = {}, {}, core.pieces(game)
     for id in pairs(core.neutral_pieces(game)) do
-        local p = core.pieces(game)[id]
+        local p = pc[id]
         local c = p and core.type_category(p.type)
         if p and p.owner == "coalition" and (c == "unit" or c == "commander") then
             local hex = p.loc   -- (what hex_closed sees: the counters in the hex, core.stack)
