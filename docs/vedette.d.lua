@@ -339,6 +339,14 @@ function game.refuse(reason) end
 ---@return table
 function game.memo() end
 
+---A table for data derived from the pieces alone (where each stands, its face, owner, hidden
+---flag and props, the order of the stacks): the same table for as long as the pieces are the
+---same, across rules calls and copies of a state (an AI's search); fresh once any piece changes.
+---The most recently used 16 are kept. Nothing that reads variables, tracks or the Turn belongs
+---in it. Never saved; read-only use.
+---@return table
+function game.pieces_memo() end
+
 ---@param from Hex
 ---@param budget integer
 ---@param cost fun(a: Hex, b: Hex): integer|nil

@@ -397,6 +397,63 @@ int g_memo(lua_State* L) {
     return 1;
 }
 
+// game.pieces_memo() -> a table for data derived from the pieces alone (where each stands, its
+// face, owner and props, the order of the stacks): the same table for as long as the pieces are
+// the same, across rules calls and across copies of a state (an AI's search applies many actions
+// to copies of one position). Recognised by the pieces' versions (Piece::version: a new number at
+// every change, kept by copies), so a table is never shared by two different sets of pieces.
+int g_pieces_memo(lua_State* L) {
+    const GameState& st = reader(L, "game.pieces_memo");
+    Context& c = ctx(L);
+    if (c.pieces_memos == LUA_NOREF) {
+        lua_newtable(L);
+        c.pieces_memos = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c.pieces_memos);
+    const int slots = lua_gettop(L);
+    if (c.pieces_memo_current >= 0) {  // found in this call, and nothing written since
+        lua_rawgeti(L, slots, c.pieces_memo_current + 1);
+        lua_remove(L, slots);
+        return 1;
+    }
+    const auto& pieces = st.pieces();
+    charge(L, pieces.size() / 16 + 1);
+    std::uint64_t digest = 1469598103934665603ull;
+    for (const auto& p : pieces) digest = (digest ^ p.version) * 1099511628211ull;
+    auto& all = c.pieces_memo_slots;
+    int found = -1;
+    for (size_t i = 0; i < all.size() && found < 0; ++i) {
+        const auto& e = all[i];
+        if (e.digest != digest || e.versions.size() != pieces.size()) continue;
+        bool same = true;
+        for (size_t k = 0; k < pieces.size() && same; ++k)
+            same = e.versions[k] == pieces[k].version;
+        if (same) found = static_cast<int>(i);
+    }
+    if (found < 0) {
+        if (all.size() < Context::kPiecesMemos) {
+            found = static_cast<int>(all.size());
+            all.emplace_back();
+        } else {  // the least recently used makes way
+            found = 0;
+            for (size_t i = 1; i < all.size(); ++i)
+                if (all[i].last_used < all[static_cast<size_t>(found)].last_used)
+                    found = static_cast<int>(i);
+        }
+        auto& e = all[static_cast<size_t>(found)];
+        e.digest = digest;
+        e.versions.resize(pieces.size());
+        for (size_t k = 0; k < pieces.size(); ++k) e.versions[k] = pieces[k].version;
+        lua_newtable(L);
+        lua_rawseti(L, slots, found + 1);
+    }
+    all[static_cast<size_t>(found)].last_used = ++c.pieces_memo_clock;
+    c.pieces_memo_current = found;
+    lua_rawgeti(L, slots, found + 1);
+    lua_remove(L, slots);
+    return 1;
+}
+
 int g_pieces_at(lua_State* L) {
     const char* fn = "game.pieces_at";
     const auto& st = reader(L, fn);
@@ -1262,6 +1319,7 @@ const luaL_Reg kGame[] = {FN("piece", g_piece),
                           FN("result", g_result),
                           FN("refuse", g_refuse),
                           FN("memo", g_memo),
+                          FN("pieces_memo", g_pieces_memo),
                           FN("reachable", g_reachable),
                           FN("path", g_path),
                           FN("within", g_within),

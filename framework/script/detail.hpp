@@ -55,7 +55,23 @@ struct Context {
     // game.memo(): the table is valid until the state may have changed (a new call, a new
     // binding, any writing API call).
     bool memo_valid = false;
-    void forget_derived() { memo_valid = false; }
+    // game.pieces_memo(): tables kept across calls and states, one per set of pieces (every
+    // piece's Piece::version, in piece order: equal versions, equal pieces and stacks), the
+    // most recently used kPiecesMemos of them in the registry table pieces_memos[slot + 1].
+    struct PiecesMemo {
+        std::uint64_t digest = 0;  // of the versions: compared before the versions themselves
+        std::vector<std::uint64_t> versions;
+        std::uint64_t last_used = 0;
+    };
+    static constexpr std::size_t kPiecesMemos = 16;
+    std::vector<PiecesMemo> pieces_memo_slots;
+    std::uint64_t pieces_memo_clock = 0;
+    int pieces_memos = LUA_NOREF;
+    int pieces_memo_current = -1;  // the slot found for the state, until it may have changed
+    void forget_derived() {
+        memo_valid = false;
+        pieces_memo_current = -1;
+    }
     // game.piece's read-only tables, kept from call to call: the registry table piece_views
     // holds at [i + 1] the table built for the piece of index i at version
     // piece_view_versions[i] (Piece::version: equal versions, equal pieces).

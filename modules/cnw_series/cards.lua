@@ -596,6 +596,15 @@ function C.free_move(ctx, game, side, hex)
     return nil
 end
 
+-- Whether C.free_move can say yes for any of side's stacks this Turn (a move's listings ask it
+-- before looking at every stack).
+function C.free_move_possible(ctx, game, side)
+    for _, e in ipairs(C.active(game, "free_move")) do
+        if e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1) then return true end
+    end
+    return false
+end
+
 function C.free_move_used(ctx, game, side, token)
     for _, e in ipairs(C.active(game, "free_move")) do
         if e.drawer == side and e.card == token.key then return C.use(game, e) end

@@ -108,7 +108,7 @@ local capacity = core.capacity
 local of2_of = core.of2_sum
 
 local function under_forage(game, hex, side)
-    for _, id in ipairs(game.pieces_at(hex)) do
+    for _, id in ipairs(core.stack(game, hex)) do
         local p = core.piece(game, id)
         if p.type == "forage" then return true end
         if p.owner == side and game.prop(id, "forage") then return true end
@@ -118,7 +118,7 @@ end
 
 local function depots_at(game, hex, side)
     local out = {}
-    for _, id in ipairs(game.pieces_at(hex)) do
+    for _, id in ipairs(core.stack(game, hex)) do
         local p = core.piece(game, id)
         if p.owner == side and p.type == side .. "_supply" and p.face == "depot" then out[#out + 1] = id end
     end
@@ -378,7 +378,9 @@ local function target_kind(game, hex, enemy)
     return nil
 end
 
-local function possible_attacks(ctx, game, side)
+-- The attacks side may order: {from, target} pairs; with `first_only`, only the first (whether
+-- there is any: asked at every order, 10.6).
+local function possible_attacks(ctx, game, side, first_only)
     local out = {}
     local enemy = core.enemy(side)
     for _, hex in ipairs(game.occupied()) do
@@ -387,6 +389,7 @@ local function possible_attacks(ctx, game, side)
                 if target_kind(game, n, enemy) and not core.lake_between(hex, n)
                     and hook(ctx, "combat_may_target", game, n, enemy) ~= false then
                     out[#out + 1] = { hex, n }
+                    if first_only then return out end
                 end
             end
         end
@@ -417,7 +420,7 @@ end
 local function next_order(ctx, game, side)
     while side do
         if game.result() then return end
-        if #possible_attacks(ctx, game, side) > 0 then
+        if #possible_attacks(ctx, game, side, true) > 0 then
             decide(game, { role = side, step = "combat.order", rule = "10.2",
                 prompt = "Order an attack (10.1-10.2), or make no more attacks this Turn (10.6)" })
             return

@@ -9,23 +9,24 @@ function core.enemy(side) return side == "french" and "coalition" or "french" en
 
 -- ---- pieces --------------------------------------------------------------------------------
 
--- Speed: game.piece builds a fresh table per call, and the listings ask the same pieces over and
--- over. core.piece(game, id) gives the piece's table from a cache in game.memo() (valid for the
--- current state only: the memo is fresh after every change), or nil when there is no such piece.
--- The table is shared: READ ONLY.
+-- Speed: the listings ask the same pieces over and over, and an AI asks the same position again
+-- in call after call. core.piece(game, id) gives the piece's table from a cache in
+-- game.pieces_memo() (kept while the pieces are the same: across calls and copies of a state),
+-- or nil when there is no such piece. The table is shared: READ ONLY.
 -- core.pieces(game): the cache itself, for loops over many pieces: pieces[id] is the piece's
 -- table, or false when there is no such piece (filled on first use). Use it only while the state
--- does not change (inside one function that writes nothing).
+-- does not change (inside one function that writes nothing): once the pieces have changed, what
+-- it is asked is read from the current state and not kept (the cache belongs to the old pieces).
 local function pieces(game)
-    local memo = game.memo()
-    local cache = memo["core.pieces"]
+    local pm = game.pieces_memo()
+    local cache = pm["core.pieces"]
     if cache == nil then
         cache = setmetatable({}, { __index = function(t, id)
             local p = game.piece(id) or false
-            t[id] = p
+            if game.pieces_memo() == pm then t[id] = p end
             return p
         end })
-        memo["core.pieces"] = cache
+        pm["core.pieces"] = cache
     end
     return cache
 end
@@ -43,7 +44,7 @@ function core.memo_table(game, key)
     return t
 end
 
-local function piece(game, id) return (game.memo()["core.pieces"] or pieces(game))[id] or nil end
+local function piece(game, id) return (game.pieces_memo()["core.pieces"] or pieces(game))[id] or nil end
 core.piece = piece
 
 -- Counter type -> category, and -> stats. Caches of the module's immutable definitions (never
@@ -141,25 +142,25 @@ local function box_of_type(t)
     return b
 end
 
--- The pieces at loc, bottom to top: game.pieces_at cached in game.memo() like core.piece. The
--- lists are shared: READ ONLY (callers that hand a stack out copy it or call game.pieces_at).
--- core.stacks(game): the cache itself (stacks[loc]), like core.pieces.
+-- The pieces at loc, bottom to top: game.pieces_at cached in game.pieces_memo() like
+-- core.piece. The lists are shared: READ ONLY (callers that hand a stack out copy it or call
+-- game.pieces_at). core.stacks(game): the cache itself (stacks[loc]), like core.pieces.
 local function stacks(game)
-    local memo = game.memo()
-    local cache = memo["core.stacks"]
+    local pm = game.pieces_memo()
+    local cache = pm["core.stacks"]
     if cache == nil then
         cache = setmetatable({}, { __index = function(t, loc)
             local ids = game.pieces_at(loc)
-            t[loc] = ids
+            if game.pieces_memo() == pm then t[loc] = ids end
             return ids
         end })
-        memo["core.stacks"] = cache
+        pm["core.stacks"] = cache
     end
     return cache
 end
 core.stacks = stacks
 
-local function stack(game, loc) return (game.memo()["core.stacks"] or stacks(game))[loc] end
+local function stack(game, loc) return (game.pieces_memo()["core.stacks"] or stacks(game))[loc] end
 core.stack = stack
 
 -- The box id a marker stands for, or nil when the piece is no such marker.
@@ -240,6 +241,23 @@ function core.map_units_at(game, hex, side)
         local p = pc[id]
         if p.owner == side and type_category(p.type) == "unit" then out[#out + 1] = id end
     end
+    return out
+end
+
+-- The units of `side` whose counters stand on the map (not in a box), in piece order: once per
+-- set of pieces (game.pieces_memo). READ ONLY.
+function core.map_units_of(game, side)
+    local pm = game.pieces_memo()
+    local key = "core.map_units." .. side
+    local out = pm[key]
+    if out then return out end
+    out = {}
+    local pc = pieces(game)
+    for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
+        local loc = pc[id].loc
+        if loc and loc:sub(1, 4) ~= "box:" then out[#out + 1] = id end
+    end
+    pm[key] = out
     return out
 end
 
@@ -384,18 +402,42 @@ end
 
 -- 2.2 "difficult terrain" when entering `to` from `from`: forest, marsh, rough ground (unless
 -- the hexside is crossed by a road), and in Winter mountain passes.
-function core.difficult(game, from, to)
+local function difficult_in(winter, from, to)
     local t = map.terrain(to)
     if t == "marsh" then return true end
     if t == "forest" or t == "rough" then return not map.has_hexside(from, to, "road") and not map.has_hexside(from, to, "pass") end
-    if t == "mountain" then return core.is_winter(game) end
+    if t == "mountain" then return winter end
     return false
 end
+function core.difficult(game, from, to) return difficult_in(core.is_winter(game), from, to) end
+
+-- Speed: the cost of every step out of a hex, a pure function of the map and of Winter, asked
+-- for each hexside a move's search looks at. ENTRY[winter][from][to] = 1 or 2 hexes, false when
+-- `to` cannot be entered from `from`; a hex's row is built on first use.
+local ENTRY = {}
+for _, winter in ipairs { true, false } do
+    ENTRY[winter] = setmetatable({}, { __index = function(t, from)
+        local row = {}
+        for _, to in ipairs(map.neighbours(from)) do
+            row[to] = core.can_enter(from, to) and (difficult_in(winter, from, to) and 2 or 1)
+        end
+        t[from] = row
+        return row
+    end })
+end
+
+-- The step costs this Turn: costs[from][to] as core.entry_cost gives them (false: impassable),
+-- nil when `to` is not next to `from`. READ ONLY.
+function core.entry_costs(game) return ENTRY[core.is_winter(game)] end
 
 -- Hexes counted for entering `to` (1, or 2 in difficult terrain), nil when impassable.
 function core.entry_cost(game, from, to)
-    if not core.can_enter(from, to) then return nil end
-    return core.difficult(game, from, to) and 2 or 1
+    local c = ENTRY[core.is_winter(game)][from][to]
+    if c == nil then   -- not a neighbour
+        if not core.can_enter(from, to) then return nil end
+        return core.difficult(game, from, to) and 2 or 1
+    end
+    return c or nil
 end
 
 -- ---- territory (1.1) ------------------------------------------------------------------------

@@ -103,7 +103,7 @@ end
 -- Genuine Supply Trains of `side` on top of the stack at hex (dummies do not enable anything).
 function M.trains_at(game, hex, side)
     local out = {}
-    for _, id in ipairs(game.pieces_at(hex)) do
+    for _, id in ipairs(core.stack(game, hex)) do
         if is_genuine_train(game, id, side) then out[#out + 1] = id end
     end
     return out
@@ -208,6 +208,14 @@ end
 
 local function river_side(a, b) return map.has_hexside(a, b, "river") or map.has_hexside(a, b, "bridge") end
 
+-- river_side for the hexsides of a hex, from the map alone (immutable): RIVER_SIDE[a][b].
+local RIVER_SIDE = setmetatable({}, { __index = function(t, a)
+    local row = {}
+    for _, b in ipairs(map.neighbours(a)) do row[b] = river_side(a, b) end
+    t[a] = row
+    return row
+end })
+
 -- 8.4 bp6/bp7: undisrupted enemy cavalry next to hex, not across a river (bridged or not). Only
 -- cavalry on the map counts: hidden cavalry (15.1) stops a move once revealed (enter_hex).
 function M.cavalry_adjacent(game, hex, side)
@@ -215,6 +223,25 @@ function M.cavalry_adjacent(game, hex, side)
         if not river_side(hex, n) and core.has_undisrupted_enemy_cavalry(game, n, side, true) then return true end
     end
     return false
+end
+
+-- The hexes where M.cavalry_adjacent(game, hex, side) holds, all at once: the neighbours of the
+-- hexes with undisrupted enemy cavalry on the map, not across a river. For a move's search, which
+-- asks it of every hex it reaches.
+local function screened_hexes(game, side)
+    local out = {}
+    local neutral = core.neutral_pieces(game)
+    local pc = core.pieces(game)
+    for _, id in ipairs(core.map_units_of(game, core.enemy(side))) do
+        local p = pc[id]
+        if p.face ~= "disrupted" and not neutral[id] and core.unit_type(game, id) == "cavalry" then
+            local cav = p.loc
+            for _, h in ipairs(map.neighbours(cav)) do
+                if not RIVER_SIDE[h][cav] then out[h] = true end
+            end
+        end
+    end
+    return out
 end
 
 -- bp7: the hex where the stack starts is next to undisrupted enemy cavalry (rivers do not matter
@@ -247,11 +274,12 @@ local function make_cost(ctx, game, mc)
     local of2 = group_of2(game, moving)
     local entering = movers(mc)          -- what may not enter a closed hex (core.closed)
     for _, id in ipairs(mc.cmds) do entering[#entering + 1] = id end
-    local stop_memo, enter_memo = {}, {}
+    local stop_memo, enter_memo, screened = {}, {}, nil
     local function stop_at(h)
         local v = stop_memo[h]
         if v == nil then
-            v = M.cavalry_adjacent(game, h, side) and #anchors_at(game, h, side, group) == 0
+            screened = screened or screened_hexes(game, side)
+            v = screened[h] == true and #anchors_at(game, h, side, group) == 0
             stop_memo[h] = v
         end
         return v
@@ -273,9 +301,11 @@ local function make_cost(ctx, game, mc)
     local first = mc.spent == 0 and starts_next_to_cavalry(game, mc.at, side)
     -- a game's hook may make every hex difficult this Turn unless entered by road (1814 REC 17)
     local mud = ctx.hooks.all_difficult_unless_road and ctx.hooks.all_difficult_unless_road(ctx, game)
+    local entry = core.entry_costs(game)
     local function cost(a, b)
         if not may_enter(b) then return nil end
-        local c = core.entry_cost(game, a, b)
+        local c = entry[a][b]
+        if c == nil then c = core.entry_cost(game, a, b) end   -- not next to a (never in a search)
         if not c then return nil end
         if mud and not core.road_between(a, b) then c = 2 end
         if a == mc.at and mc.spent == 0 then
@@ -642,7 +672,11 @@ local function movable_stack(ctx, game, side, hex)
     return mc
 end
 
+-- The hexes of side's units, sorted: once per set of pieces (game.pieces_memo). READ ONLY.
 local function hexes_of(game, side)
+    local pm = game.pieces_memo()
+    local key = "movement.hexes_of." .. side
+    if pm[key] then return pm[key] end
     local seen, out = {}, {}
     for _, id in ipairs(game.pieces { owner = side, category = "unit" }) do
         local loc = core.hex_of(game, id)
@@ -652,6 +686,7 @@ local function hexes_of(game, side)
         end
     end
     table.sort(out)
+    pm[key] = out
     return out
 end
 
@@ -802,6 +837,8 @@ end
 -- Can `side` still make a move without a Supply Train (hook free_move)?
 local function free_moves_left(ctx, game, side)
     if not ctx.hooks.free_move then return false end
+    -- free_move_possible(ctx, game, side): false when free_move would refuse every stack
+    if ctx.hooks.free_move_possible and not ctx.hooks.free_move_possible(ctx, game, side) then return false end
     for _, hex in ipairs(hexes_of(game, side)) do
         if #M.trains_at(game, hex, side) == 0 and movable_stack(ctx, game, side, hex) then return true end
     end

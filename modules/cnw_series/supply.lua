@@ -246,10 +246,10 @@ end
 local function memo_of(ctx, game) return core.memo_table(game, ctx) end
 
 -- Where every combat unit and commander stands for the rules (15.1: hidden units in their
--- marker's hex), once per state (game.memo) for both sides: parallel lists of the pieces with a
--- hex (units first, then commanders, each in piece order).
+-- marker's hex), once per set of pieces (game.pieces_memo) for both sides: parallel lists of the
+-- pieces with a hex (units first, then commanders, each in piece order).
 local function placed(game)
-    local memo = game.memo()
+    local memo = game.pieces_memo()
     local pl = memo["supply.placed"]
     if pl then return pl end
     pl = { ids = {}, pieces = {}, hexes = {}, unit = {} }
@@ -257,10 +257,11 @@ local function placed(game)
     -- the eliminated are nowhere for the rules: skipped without reading each piece
     local eliminated = {}
     for _, id in ipairs(core.stack(game, "box:eliminated")) do eliminated[id] = true end
+    local pc = core.pieces(game)
     for _, cat in ipairs { "unit", "commander" } do
         for _, id in ipairs(game.pieces { category = cat }) do
             if not eliminated[id] then
-                local p = core.piece(game, id)
+                local p = pc[id]
                 local hex = p.loc
                 if hex and hex:sub(1, 4) == "box:" then hex = core.hex_of(game, id) end
                 if hex then

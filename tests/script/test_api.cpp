@@ -382,6 +382,44 @@ TEST_CASE("game.memo lasts while the state stays the same", "[api]") {
     CHECK(a.st.hash() == before);
 }
 
+TEST_CASE("game.pieces_memo lasts while the pieces stay the same, across calls and copies",
+          "[api]") {
+    Api a;
+    // Kept from call to call, and through changes that are not the pieces'.
+    a.eval("game.pieces_memo().x = 1");
+    CHECK(a.eval("return game.pieces_memo().x") == Value(1));
+    CHECK(a.eval("game.set_var('v', 2); game.roll(1, 6, 'test'); return game.pieces_memo().x") ==
+          Value(1));
+    // A copy of the state has the same pieces: the same table.
+    core::GameState copy = a.st;
+    CHECK(a.host->call(copy, "eval", {Value("return game.pieces_memo().x")}) == Value(1));
+    // Any change of a piece (place, face, owner, hidden, props), in the call or before it: fresh.
+    CHECK(a.eval("game.move('b1', '0101'); return game.pieces_memo().x").is_nil());
+    CHECK(a.eval("return game.pieces_memo().x").is_nil());
+    a.eval("game.pieces_memo().y = 1");
+    CHECK(a.eval("game.set_prop('b2', 'k', 1); return game.pieces_memo().y").is_nil());
+    a.eval("game.pieces_memo().y = 1");
+    CHECK(a.eval("game.set_face('b2', game.piece('b2').face); return game.pieces_memo().y")
+              .is_nil());
+    // The copy still has the old pieces, and finds its own table again.
+    CHECK(a.host->call(copy, "eval", {Value("return game.pieces_memo().x")}) == Value(1));
+    // Undoing a move makes new pieces (a new version), never an old table.
+    a.eval("game.pieces_memo().z = 1");
+    CHECK(a.eval("game.move('b1', '0202'); game.move('b1', '0101'); return game.pieces_memo().z")
+              .is_nil());
+    // The oldest tables make way once many sets of pieces were seen.
+    core::GameState first = a.st;
+    a.eval("game.pieces_memo().w = 1");
+    for (int i = 0; i < 20; ++i)
+        a.eval("game.move('b1', '" + std::string(i % 2 ? "0101" : "0202") +
+               "'); game.pieces_memo().w = 2");
+    CHECK(a.host->call(first, "eval", {Value("return game.pieces_memo().w")}).is_nil());
+    // Never part of the state.
+    const auto before = a.st.hash();
+    a.eval("game.pieces_memo().q = {1, 2, 3}");
+    CHECK(a.st.hash() == before);
+}
+
 TEST_CASE("game.piece returns read-only tables that follow the state", "[api]") {
     Api a;
     // Read-only, props too, with a message that says what to do instead.

@@ -125,6 +125,7 @@ function E.install(hooks, start_steps)
     hooks.free_rally = cards.free_rally
     hooks.free_rally_used = cards.free_rally_used
     hooks.free_move = cards.free_move
+    hooks.free_move_possible = cards.free_move_possible
     hooks.free_move_used = cards.free_move_used
     hooks.free_move_forgo = cards.free_move_forgo
     wrap(hooks, "unit_may_move", function(base, ctx, game, id)
