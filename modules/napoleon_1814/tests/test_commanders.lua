@@ -53,6 +53,20 @@ test("12.1 a city in enemy territory is closed unless a friendly stack holds it"
     eq(vt.has_action(g2, "coalition", "move blucher 5821"), true, "held by a Coalition unit")
 end)
 
+test("8.8, 12.1 a Commander who ends his move on an enemy depot leaves it in play (RULINGS M-27)", function()
+    local g = new { pieces = { { "ney", "5621" } } }
+    local depot = vt.edit(g, function(game)
+        local id = game.create("coalition_supply", { at = "5821", face = "depot" })
+        game.move(id, "5821", 1)
+        return id
+    end)
+    eq(vt.has_action(g, "french", "move ney 5821"), true, "a city in friendly territory with an enemy depot")
+    vt.apply(g, "french", "move ney 5821")
+    eq(loc(g, "ney"), "5821", "moved")
+    eq(loc(g, depot), "5821", "the depot is still there")
+    eq(vt.with(g, function(game) return game.track("coalition_depots_lost") end), 0, "no train lost (8.8)")
+end)
+
 test("12.2 players alternate, the side with the most CCs (9.3, first_player) first; a pass ends a player's moves", function()
     local g = new { pieces = { { "ney", "5621" }, { "victor", "5621" }, { "fr_friant", "5921" },
                                { "blucher", "4821" }, { "yorck", "4821" }, { "co_lieven", "4822" } },

@@ -55,6 +55,17 @@ test("6.1-6.2 a unit three hexes from a friendly depot is in general supply in W
     assert(face(g, "fr_decouz") == "disrupted")
 end)
 
+test("6.2 a lone enemy Commander on the supplying depot's hex: the depot supplies nobody while he stands there (S-4, M-27)", function()
+    local g = new()
+    start(g, 1, "general_supply", function(game)
+        depot(game, "french", "5024")
+        put(game, "fr_meunier", "5127")
+        put(game, "blucher", "5024")
+    end)
+    assert(face(g, "fr_meunier") == "disrupted")
+    assert(loc(g, "blucher") == "5024")
+end)
+
 test("6.2 in Spring the supply route may be five hexes long", function()
     local g = new()
     start(g, 7, "general_supply", function(game)
