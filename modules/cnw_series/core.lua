@@ -368,10 +368,17 @@ end
 
 function core.is_city(hex) return map.has_feature(hex, "city") or map.has_feature(hex, "fortified") end
 function core.is_fortified(hex) return map.has_feature(hex, "fortified") end
+local PLAYABLE = {}   -- hex -> core.playable (the module's map: immutable)
 function core.playable(hex)
-    if not map.exists(hex) then return false end
-    local t = map.terrain(hex)
-    return t ~= "sea" and t ~= "offmap"
+    local v = PLAYABLE[hex]
+    if v ~= nil then return v end
+    v = map.exists(hex)
+    if v then
+        local t = map.terrain(hex)
+        v = t ~= "sea" and t ~= "offmap"
+    end
+    if type(hex) == "string" then PLAYABLE[hex] = v end
+    return v
 end
 
 function core.river_between(a, b) return map.has_hexside(a, b, "river") end

@@ -287,13 +287,15 @@ local function make_cost(ctx, game, mc)
     local function may_enter(h)
         local v = enter_memo[h]
         if v == nil then
-            v = core.playable(h) and not core.has_enemy_units(game, h, side)
+            -- most hexes a search reaches are empty: no enemy, nothing of ours, never closed
+            local occupied = #core.stack(game, h) > 0 or h == mc.at
+            v = core.playable(h) and not (occupied and core.has_enemy_units(game, h, side))
             if v then
-                local here = core.stack_of2(game, h, side) - (h == mc.at and of2 or 0)
+                local here = occupied and core.stack_of2(game, h, side) - (h == mc.at and of2 or 0) or 0
                 v = here + of2 <= limit_of2(ctx, game, h, side)
             end
             if v and ctx.hooks.may_enter then v = ctx.hooks.may_enter(ctx, game, side, h, moving) and true or false end
-            if v and core.closed(ctx, game, h, entering) then v = false end
+            if v and occupied and core.closed(ctx, game, h, entering) then v = false end
             enter_memo[h] = v
         end
         return v

@@ -1,6 +1,6 @@
 // Engine benchmarks (scripts/bench.sh): random playouts, snapshot copies, module load,
-// Lua -> C++ call overhead, and issue 4's 1814 figures (a full random game; listing the legal
-// actions in the busiest positions). Figures go into docs/performance.md (each round's before
+// Lua -> C++ call overhead, issue 4's 1814 figures (a full random game; listing the legal
+// actions in the busiest positions) and issue 6's largest AI decision. Figures go into docs/performance.md (each round's before
 // and after, and how to compare two builds), never into unit tests.
 //   vedette_bench --find-busiest [SEEDS]   scans random 1814 games for the positions with the
 //                                          most actions / the slowest listing (kBusiest below)
@@ -11,7 +11,9 @@
 #include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 
+#include "ai/ai.hpp"
 #include "data/loader.hpp"
 #include "script/rules_host.hpp"
 #include "session/bot.hpp"
@@ -245,6 +247,56 @@ void BM_1814StateHash(benchmark::State& st) {
     for (auto _ : st) benchmark::DoNotOptimize(g.s.state().hash());
 }
 BENCHMARK(BM_1814StateHash)->Unit(benchmark::kMicrosecond);
+
+// Issue 6 (a decision at "normal" takes at most 2 s): the AI's largest decision measured so far,
+// the Coalition's movement.choose of Turn 11 in the tournament game of seed 31704, reached by
+// replaying that game's actions (tests/bench/data). Each iteration: a new AI takes the decision
+// before it (untimed: it loads its rules host and learns the Turn, as in play), then this one.
+// Counters: the AI's own measure of the decision (wall) and the CPU time of the iteration's
+// timed part.
+session::Session replay_1814(std::uint64_t seed, const std::string& script, int lines) {
+    const auto& l = napoleon_1814();
+    session::Setup setup;
+    setup.seed = seed;
+    auto s = session::Session::start(l.def, l.rules, l.def->scenarios.front(), setup);
+    std::ifstream in(script);
+    if (!in) throw std::runtime_error("cannot read " + script);
+    std::string line;
+    int n = 0, at = 0;
+    while (n < lines && std::getline(in, line)) {
+        ++at;
+        if (line.empty() || line[0] == '#') continue;
+        const auto sp = line.find(' ');
+        const std::string role = line.substr(1, sp - 1), text = line.substr(sp + 1);
+        if (role != s.decider() || !s.apply(role, text).ok)
+            throw std::runtime_error(script + ":" + std::to_string(at) + ": " + role + " " + text +
+                                     ": refused (the rules changed? see the file's header)");
+        ++n;
+    }
+    if (n < lines) throw std::runtime_error(script + ": fewer than " + std::to_string(lines) + " actions");
+    return s;
+}
+
+void BM_1814AiLargestDecision(benchmark::State& st) {
+    const std::string script = std::string(VEDETTE_SOURCE_DIR) + "/tests/bench/data/1814_ai_seed31704_turn11.txt";
+    const auto before = replay_1814(31704, script, 649), at = replay_1814(31704, script, 650);
+    std::string chosen;
+    double wall_ms = 0, cpu_ms = 0;
+    for (auto _ : st) {
+        st.PauseTiming();
+        ai::AiBot bot(ai::Level::Normal, 31704);
+        bot.choose(before, "coalition");
+        st.ResumeTiming();
+        const auto t0 = Clock::now();
+        chosen = bot.choose(at, "coalition");
+        cpu_ms += ms_since(t0);
+        wall_ms += 1000.0 * bot.decision_seconds().back();
+    }
+    st.SetLabel(at.state().decision.step + " -> " + chosen);
+    st.counters["decision_ms"] = wall_ms / static_cast<double>(st.iterations());
+    st.counters["cpu_ms"] = cpu_ms / static_cast<double>(st.iterations());
+}
+BENCHMARK(BM_1814AiLargestDecision)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // --find-busiest [SEEDS]: times every position's listing (best of 3) over seeds 1..SEEDS.
 int find_busiest(int seeds) {
