@@ -1255,6 +1255,12 @@ bool depot_allowed(script::RulesHost* rules, const core::GameState& g, const std
         c.decision.role = role;
         c.decision.step = "supply.depot";
         c.decision.context = core::Value();
+        // The rules' own answer for this hex (cnw: rules.ai_depot_allowed), else their listing.
+        if (rules->has_function("ai_depot_allowed")) {
+            const core::Value v =
+                rules->call(c, "ai_depot_allowed", {core::Value(role), core::Value(hex)});
+            if (v.is_bool()) return v.as_bool();
+        }
         for (const auto& a : rules->actions(c, role))
             if (a.kind == "depot" && !a.args.empty() && a.args[0] == hex) return true;
         return false;

@@ -18,6 +18,14 @@ function M.install(rules, ctx)
         return supply_lib._field(ctx, game, side)
     end
 
+    -- rules.ai_depot_allowed(game, side, hex): true when the supply.depot step would offer a
+    -- depot at hex (7.7-7.8) for a genuine train of side standing there (the caller places it).
+    -- The AI asks it of many sites; the listing would grow the 7.8 chain for every train on the map.
+    function rules.ai_depot_allowed(game, side, hex)
+        supply_lib = supply_lib or require("cnw.supply")
+        return supply_lib._depot_allowed(ctx, game, side, hex)
+    end
+
     -- rules.ai_linked_depots(game, side): { [hex] = true } for each depot of `side` linked to its
     -- Ultimate Supply Source by the chain of 7.8 as the position stands (a new depot must link to
     -- one of these or to the USS; a depot cut off still supplies, 7.8 play note).

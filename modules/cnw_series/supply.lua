@@ -754,6 +754,16 @@ local function depot_site(ctx, game, side, hex, sit)
     return friendly_held(ctx, sit, hex)
 end
 
+-- For bots (ai_hints.lua): would 7.7-7.8 let side establish a depot at hex now, a genuine train
+-- of its standing there? What the supply.depot listing says of that hex (establishable), with the
+-- chain grown only until hex is linked or in reach (it never leaves them once there).
+function supply._depot_allowed(ctx, game, side, hex)
+    local sit = situation(ctx, game, side)
+    if not depot_site(ctx, game, side, hex, sit) then return false end
+    local linked, reach = chain(ctx, game, side, sit, nil, { hex })
+    return (linked[hex] or reach[hex]) ~= nil
+end
+
 -- Cities a new depot of sit.side could be linked to (7.8): the linked set and its reach.
 -- keys: the hexes of both (chain's third result).
 local function candidate_sites(ctx, game, side, sit, keys, friendly_only)

@@ -2368,3 +2368,57 @@ TEST_CASE("14.4, 8.9, 11.20: a lone Napoleon beyond a forced march draws the Coa
     CHECK(ai::stack_potential(eight, "coalition", hunter_hex) - ai::stack_potential(escorted, "coalition", hunter_hex) ==
           Approx(300.0));
 }
+
+TEST_CASE("7.7-7.8: rules.ai_depot_allowed answers as the supply.depot listing does, at cities of random games' positions", "[ai]") {
+    Game g = load_1814();
+    const int train = g.def->counter_type_index("coalition_supply");
+    REQUIRE(train >= 0);
+    const int face = g.def->counter_types[static_cast<size_t>(train)].face_index("train");
+    std::vector<hex::Hex> cities;
+    const int city = g.def->map.feature_index("city");
+    const int fortified = g.def->map.feature_index("fortified");
+    for (const auto& h : g.def->map.hexes)
+        for (int f : h.features)
+            if (f == city || f == fortified) {
+                cities.push_back(h.hex);
+                break;
+            }
+    REQUIRE(cities.size() > 50);
+    int asked = 0, allowed = 0;
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+        auto s = start_1814(g, seed);
+        session::RandomBot rb(seed * 7 + 1);
+        for (int step = 0; step < 700 && !s.over(); ++step) {
+            if (step % 50 == 49) {
+                for (const std::string side : {"coalition", "french"}) {
+                    const int t = g.def->counter_type_index(side + "_supply");
+                    for (size_t k = 0; k < cities.size(); k += 3) {
+                        const std::string label = g.def->map.label(cities[k]);
+                        core::GameState c = s.state();
+                        c.create_piece(t, "ai_train_probe", g.def->side_index(side),
+                                       core::Location::at(cities[k]), face);
+                        c.decision.role = side;
+                        c.decision.step = "supply.depot";
+                        c.decision.context = core::Value();
+                        bool listed = false;
+                        for (const auto& a : g.rules->actions(c, side))
+                            if (a.kind == "depot" && !a.args.empty() && a.args[0] == label)
+                                listed = true;
+                        core::GameState c2 = c;
+                        const core::Value v = g.rules->call(
+                            c2, "ai_depot_allowed", {core::Value(side), core::Value(label)});
+                        REQUIRE(v.is_bool());
+                        INFO("seed " << seed << ", action " << step << ", " << side << " at "
+                                     << label);
+                        CHECK(v.as_bool() == listed);
+                        ++asked;
+                        allowed += listed;
+                    }
+                }
+            }
+            REQUIRE(s.apply(s.decider(), rb.choose(s, s.decider())).ok);
+        }
+    }
+    CHECK(asked > 500);
+    CHECK(allowed > 20);   // the comparison covers sites allowed, not only refused ones
+}
