@@ -1,6 +1,7 @@
 // vedette-tournament: N games between two bot kinds, each on both sides, printing the first
 // kind's win rate per side with a 95% Wilson interval, the average game length, and the AI's
-// decision times (median / max per decision, median / max per Turn).
+// decision times (median / max per decision, median / max per Turn; the 99th percentile, and the
+// game, Turn, step and action of the largest decision, the one to look at first).
 //
 //   vedette-tournament MODULE_DIR --a ai --b random [--games N] [--seed S] [--scenario ID]
 //                      [--max-actions N] [--side french|coalition|both] [--save-dir DIR]
@@ -100,6 +101,8 @@ int main(int argc, char** argv) {
     std::printf("%s: %s vs %s, %d game(s) per side, seeds %llu..\n", def->id.c_str(), a.c_str(),
                 b.c_str(), games, static_cast<unsigned long long>(seed));
     std::vector<double> all_times, turn_times;
+    double largest = -1;  // the largest AI decision, and where it was taken
+    std::string largest_where;
     double cpu_total = 0;
     int games_total = 0;
     for (const auto& side : def->sides) {
@@ -129,6 +132,7 @@ int main(int argc, char** argv) {
             double turn_t = 0;
             while (!s.over() && taken < max_actions) {
                 const std::string role = s.decider();
+                const std::string step = s.state().decision.step;
                 const auto t0 = std::chrono::steady_clock::now();
                 const std::string act = bots[role]->choose(s, role);
                 const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -136,6 +140,12 @@ int main(int argc, char** argv) {
                 if (dynamic_cast<ai::AiBot*>(bots[role].get())) {
                     all_times.push_back(dt);
                     turn_t += dt;
+                    if (dt > largest) {  // where to look first (VEDETTE_AI_DEBUG, the bench)
+                        largest = dt;
+                        largest_where = "seed " + std::to_string(gs) + ", Turn " +
+                                        std::to_string(s.state().turn) + ", " + role + " " + step +
+                                        " -> " + act + " (action " + std::to_string(taken + 1) + ")";
+                    }
                 }
                 const auto res = s.apply(role, act);
                 if (!res.ok) {
@@ -190,6 +200,11 @@ int main(int argc, char** argv) {
                     1000 * median(all_times), 1000 * *std::max_element(all_times.begin(), all_times.end()),
                     all_times.size(), median(turn_times),
                     turn_times.empty() ? 0.0 : *std::max_element(turn_times.begin(), turn_times.end()));
+        std::vector<double> sorted = all_times;
+        std::sort(sorted.begin(), sorted.end());
+        std::printf("    99th percentile %.0f ms; the largest: %s\n",
+                    1000 * sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)],
+                    largest_where.c_str());
     }
     return 0;
 }

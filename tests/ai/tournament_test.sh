@@ -14,6 +14,8 @@ out=$("$TOUR" modules/napoleon_1814 --a ai-easy --b random --games 1 --seed 3 --
       --save-dir "$T" 2>"$T/err"); rc=$?
 [ $rc -eq 0 ] && ok || bad "tournament exit $rc: $(cat "$T/err")"
 grep -q "as french" <<<"$out" && grep -q "as coalition" <<<"$out" && ok || bad "no per-side lines in [$out]"
+# where the largest AI decision was taken
+grep -q "the largest: seed 3, Turn [0-9]*, [a-z]* [a-z_.]* -> " <<<"$out" && ok || bad "no largest decision in [$out]"
 # how the games ended, per side (60 actions end no game)
 [ "$(grep -c "how they ended: 1 x unfinished" <<<"$out")" -eq 2 ] && ok || bad "no endings tally in [$out]"
 for side in french coalition; do
