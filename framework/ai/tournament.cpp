@@ -144,7 +144,8 @@ int main(int argc, char** argv) {
                         largest = dt;
                         largest_where = "seed " + std::to_string(gs) + ", Turn " +
                                         std::to_string(s.state().turn) + ", " + role + " " + step +
-                                        " -> " + act + " (action " + std::to_string(taken + 1) + ")";
+                                        " -> " + act + " (action " +
+                                        std::to_string(taken + 1) + ")";
                     }
                 }
                 const auto res = s.apply(role, act);
