@@ -578,9 +578,14 @@ function C.all_difficult_unless_road(ctx, game) return #C.active(game, "all_diff
 -- move this Turn without a Supply Train (8.2-8.4 otherwise apply; "no_commander": also without a
 -- commander, and then at most the normal allowance). The movement rules ask C.free_move.
 C.turn_effect("free_move")
+-- A free_move effect `side` drew and has not used up.
+local function free_moves_left(e, side)
+    return e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1)
+end
+
 function C.free_move(ctx, game, side, hex)
     for _, e in ipairs(C.active(game, "free_move")) do
-        if e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1) then
+        if free_moves_left(e, side) then
             local sel, no_cmd = {}, false
             for i = 2, #e.args do
                 if e.args[i] == "no_commander" then no_cmd = true else sel[#sel + 1] = e.args[i] end
@@ -600,7 +605,7 @@ end
 -- before looking at every stack).
 function C.free_move_possible(ctx, game, side)
     for _, e in ipairs(C.active(game, "free_move")) do
-        if e.drawer == side and (e.used or 0) < (tonumber(e.args[1]) or 1) then return true end
+        if free_moves_left(e, side) then return true end
     end
     return false
 end

@@ -68,11 +68,13 @@ local MAP = (function()
         for _, n in ipairs(m.nb[h]) do
             local unbridged = core.river_between(h, n) and not core.bridged(h, n)
             m.unbridged[h][n] = unbridged
-            if m.playable[h] and core.can_enter(h, n) then
+            if m.playable[h] then
                 for _, season in ipairs(seasons) do
-                    local c = core.difficult(fake[season], h, n) and 2 or 1
-                    if not unbridged then m.cost[season][h][n] = c end
-                    m.cost_frozen[season][h][n] = c
+                    local c = core.entry_costs(fake[season])[h][n]   -- 2.2, false: no way
+                    if c then
+                        if not unbridged then m.cost[season][h][n] = c end
+                        m.cost_frozen[season][h][n] = c
+                    end
                 end
             end
         end

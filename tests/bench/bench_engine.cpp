@@ -248,8 +248,9 @@ void BM_1814StateHash(benchmark::State& st) {
 }
 BENCHMARK(BM_1814StateHash)->Unit(benchmark::kMicrosecond);
 
-// Issue 6 (a decision at "normal" takes at most 2 s): the AI's largest decision measured so far,
-// the Coalition's movement.choose of Turn 11 in the tournament game of seed 31704, reached by
+// Issue 6 (a decision at "normal" takes at most 2 s): the AI's largest decision measured up to
+// round 32 (docs/ai.md; since then about as long as the stack moves of Turns 9-12), the
+// Coalition's movement.choose of Turn 11 in the tournament game of seed 31704, reached by
 // replaying that game's actions (tests/bench/data). Each iteration: a new AI takes the decision
 // before it (untimed: it loads its rules host and learns the Turn, as in play), then this one.
 // Counters: the AI's own measure of the decision (wall) and the CPU time of the iteration's
