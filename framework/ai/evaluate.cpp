@@ -254,6 +254,15 @@ double unsupplied_cost(const Profile& p, size_t t, bool disrupted, bool winter_a
     return kOutOfSupply * (1.0 + p.of2[t] / 4.0) * (disrupted || winter_attacker ? 2.0 : 1.0);
 }
 
+// 12.1, 6.2 (RULINGS S-4, M-27): an enemy Commander may end his Commanders' Movement on any city
+// of his own territory, a depot's city among them, unless a stack of ours stands there; while he
+// stands on it the depot supplies nobody, and the next General Supply phase disrupts every unit
+// that depended on it (seed 15863, Turn 7: Ney on the depot at 4722; seed 71296, Turn 8: Eugene
+// on the same depot; nine and eight Bohemian units disrupted). The chance that such a depot
+// within an enemy Commander's reach (12.1: three hexes) is taken so:
+constexpr double kDepotRaid = 0.5;
+constexpr int kCommanderReach = 3;
+
 // Whether a combat unit of `side` stands at `at` (holds the hex, 14.4, 6.2; escorts, 11.20).
 bool has_unit(const core::GameState& s, const Profile& p, core::Location at, int side) {
     for (int j : s.stack(at))
@@ -1057,6 +1066,48 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 e.supply += side == role_idx ? -risk : risk;
             }
         }
+    // 12.1, 6.2: the role's depots an enemy Commander could stand on (kDepotRaid): each costs,
+    // at that chance, the units in supply that no other source of the role's reaches
+    if (role_idx >= 0 && !p.commander.empty()) {
+        std::vector<hex::Hex> foes;  // enemy Commanders on the map
+        for (const auto& pc : s.pieces())
+            if (pc.owner >= 0 && pc.owner != role_idx && pc.loc.is_hex() && p.commander[static_cast<size_t>(pc.type)])
+                foes.push_back(pc.loc.hex);
+        const std::vector<hex::Hex>& own_sources = sources[role_idx];
+        for (const auto& pc : s.pieces()) {
+            const size_t t = static_cast<size_t>(pc.type);
+            if (pc.owner != role_idx || !pc.loc.is_hex() || !p.genuine_train[t] || p.depot_face[t] < 0 ||
+                pc.face != p.depot_face[t])
+                continue;
+            const hex::Hex dh = pc.loc.hex;
+            if (!enemy_city(d, role_idx, dh)) continue;  // not an end the enemy's 12.1 allows
+            bool guarded = false;
+            for (int j : s.stack(pc.loc)) {
+                const auto& q = s.piece(j);
+                const size_t qt = static_cast<size_t>(q.type);
+                guarded = guarded || (q.owner == role_idx && (p.unit[qt] || p.commander[qt]));
+            }
+            if (guarded) continue;
+            bool reached = false;
+            for (const hex::Hex& f : foes) reached = reached || hex::distance(f, dh) <= kCommanderReach;
+            if (!reached) continue;
+            double w = 0;
+            for (const auto& u : s.pieces()) {
+                const size_t ut = static_cast<size_t>(u.type);
+                if (u.owner != role_idx || !u.loc.is_hex() || !p.unit[ut] || p.deemed_supplied[ut]) continue;
+                if (hex::distance(u.loc.hex, dh) > range || !supplied(role_idx, u.loc.hex)) continue;
+                bool other = false;
+                for (const hex::Hex& src : own_sources)
+                    if (src != dh && hex::distance(src, u.loc.hex) <= range) {
+                        other = true;
+                        break;
+                    }
+                if (other) continue;
+                w += supply_scale * unsupplied_cost(p, ut, u.face == p.disrupted_face_of_unit, winter_attacker);
+            }
+            e.supply -= kDepotRaid * w;
+        }
+    }
     // 8.3: only a stack with a Commander moves; 8.1: only with one it rallies. Units of the
     // role's stacks that have a commander count a little (so commanders join the big stacks).
     for (const auto& [loc, ids] : s.stacks()) {

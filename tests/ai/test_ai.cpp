@@ -2422,3 +2422,66 @@ TEST_CASE("7.7-7.8: rules.ai_depot_allowed answers as the supply.depot listing d
     CHECK(asked > 500);
     CHECK(allowed > 20);   // the comparison covers sites allowed, not only refused ones
 }
+
+TEST_CASE("12.1, 6.2 (RULINGS S-4, M-27): an unguarded Coalition depot within an enemy Commander's reach costs the units only it supplies", "[ai]") {
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    core::GameState st = s.state();
+    st.turn = 8;  // Spring: five-hex routes (6.2)
+    const int co = g.def->side_index("coalition");
+    const int fr = g.def->side_index("french");
+    auto hex_of = [&](const char* label) { return *g.def->map.parse_label(label); };
+    const hex::Hex troyes = hex_of("5122");  // a French city (12.1: a French Commander may end there)
+    // no other Coalition depot, and no French Commander but the one the test places
+    std::string foe;
+    for (int i = 0; i < st.piece_count(); ++i) {
+        const auto& p = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(p.type)];
+        if (!p.loc.is_hex()) continue;
+        if (p.owner == co && ct.face_index("depot") >= 0 && p.face == ct.face_index("depot")) st.move_piece(i, core::Location::nowhere());
+        if (p.owner == fr && ct.category == "commander") {
+            if (foe.empty() && p.id != "napoleon") foe = p.id;
+            st.move_piece(i, core::Location::nowhere());
+        }
+    }
+    REQUIRE_FALSE(foe.empty());
+    const int depot_type = g.def->counter_type_index("coalition_supply");
+    const int depot_face = g.def->counter_types[static_cast<size_t>(depot_type)].face_index("depot");
+    st.create_piece(depot_type, "test_depot", co, core::Location::at(troyes), depot_face);
+    // two Coalition units beside the depot (beyond every other source of the Coalition's), and a
+    // Coalition Commander kept aside for the guard
+    auto [cmd, units] = commander_and_two(g, st);
+    REQUIRE(units.size() == 2);
+    st.move_piece(st.find_piece(cmd), core::Location::nowhere());
+    std::vector<hex::Hex> beside;
+    for (const hex::Hex n : hex::neighbours(troyes))
+        if (st.stack(core::Location::at(n)).empty() && beside.size() < 2) beside.push_back(n);
+    REQUIRE(beside.size() == 2);
+    st.move_piece(units[0], core::Location::at(beside[0]));
+    st.move_piece(units[1], core::Location::at(beside[1]));
+    // the French Commander two hexes from the depot (12.1: within his three), or six
+    auto empty_at = [&](int d) {
+        for (const auto& hd : g.def->map.hexes)
+            if (g.def->map.terrain_types[static_cast<size_t>(hd.terrain)].playable && hex::distance(hd.hex, troyes) == d &&
+                st.stack(core::Location::at(hd.hex)).empty())
+                return hd.hex;
+        FAIL("no empty hex at that distance");
+        return troyes;
+    };
+    auto with_foe = [&](hex::Hex at) {
+        core::GameState x = st;
+        x.move_piece(x.find_piece(foe), core::Location::at(at));
+        return x;
+    };
+    const core::GameState near = with_foe(empty_at(2)), far = with_foe(empty_at(6));
+    core::GameState guarded = near;
+    guarded.move_piece(guarded.find_piece(cmd), core::Location::at(troyes));  // a Coalition stack holds the depot's hex
+    const double near_supply = ai::evaluate(near, "coalition").supply;
+    const double far_supply = ai::evaluate(far, "coalition").supply;
+    const double guarded_supply = ai::evaluate(guarded, "coalition").supply;
+    // the two units' supply (6.4: 10 x (1 + OF/4) each), at the raid's chance: about 17
+    CHECK(far_supply - near_supply > 10.0);
+    CHECK(guarded_supply == Approx(far_supply));
+    // the French view does not count the Coalition's exposure as its own
+    CHECK(ai::evaluate(near, "french").supply == Approx(ai::evaluate(far, "french").supply));
+}
