@@ -23,8 +23,13 @@ to see what the AI faced without re-running its decisions:
   trains per Turn, read from the log alone (no replay): the Coalition's Supply Trains for the
          Turn (7.2), depots made (7.7) and converted (7.1), rallies (8.1), moves and passes (8.2),
          and trains allocated to a hex that already had one that Turn (7.3 play note, 8.2)
+  losses per Turn, read from the log alone: the Coalition's combat units disrupted and eliminated
+         by 6.4 (out of supply, a failed forage roll among them), by march attrition (8.7) and by
+         combat (11.18, 8.5), its stacks that failed to forage (6.3), and the French Commanders'
+         12.1 moves that ended on a Coalition depot (RULINGS S-4, M-27: it supplies nobody while
+         he stands there); the totals are per game, for Turns 1-6 (Winter) and 7-12
 
-Usage:  scripts/ai_positions.py {hunt|paris|force|armies|trains} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|paris|force|armies|trains|losses} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -71,6 +76,18 @@ TRAIN_EVENTS = (  # (column, how the log says it): the cnw series' event texts
 )
 # a train put on a hex: allocated (7.4), or a depot turned back into one on its stack (7.1)
 TRAIN_AT = re.compile(r"^coalition (allocates a Supply Train|converts the depot) at (\d+)")
+LOSS_EVENTS = (  # (column, how the log says it) for the Coalition's combat units and stacks
+    ("dis6.4", re.compile(r"^co_\w+ is disrupted: out of supply \(6\.4\)")),
+    ("elim6.4", re.compile(r"^co_\w+ is eliminated \(out of supply")),
+    ("dis8.7", re.compile(r"^co_\w+ is disrupted \(march attrition")),
+    ("elim8.7", re.compile(r"^co_\w+ is eliminated \(march attrition")),
+    ("dis11", re.compile(r"^co_\w+ is disrupted \((11\.18 )?hit")),
+    ("elim11", re.compile(r"^co_\w+ is eliminated \((11\.18 )?hit")),
+    ("forage", re.compile(r"^The coalition stack at \d+ fails to forage")),
+)
+DEPOT_MADE = re.compile(r"^coalition (?:establishes|deploys) a depot at (\d+)")
+DEPOT_GONE = re.compile(r"^(?:coalition converts the depot at|The coalition [Dd]epot at) (\d+)")
+COMMANDER_MOVE = re.compile(r"^(\w+) moves from \d+ to (\d+) \(12\.1\)")
 
 
 def replay(args, save, n):
@@ -110,14 +127,14 @@ def first_index(save, pred):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "trains"])
+    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "trains", "losses"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
     ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
-    if args.what != "trains" and not os.access(args.cli, os.X_OK):  # (trains reads the log alone)
+    if args.what not in ("trains", "losses") and not os.access(args.cli, os.X_OK):  # (they read the log alone)
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
     dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
@@ -192,6 +209,27 @@ def main():
                     total[c] += per[turn][c]
             total["games"] += 1
             row.insert(0, "(" + "/".join(columns) + ")")
+        elif args.what == "losses":
+            per = collections.defaultdict(collections.Counter)
+            depots = set()
+            for e in save["log"]:
+                for ev in e["events"]:
+                    text = ev.get("text", "")
+                    for column, pattern in LOSS_EVENTS:
+                        per[e["turn"]][column] += bool(pattern.match(text))
+                    if m := DEPOT_MADE.match(text):
+                        depots.add(m.group(1))
+                    elif m := DEPOT_GONE.match(text):
+                        depots.discard(m.group(1))
+                    elif (m := COMMANDER_MOVE.match(text)) and e["role"] == "french" and m.group(2) in depots:
+                        per[e["turn"]]["raid"] += 1
+            columns = [c for c, _ in LOSS_EVENTS] + ["raid"]
+            for turn in sorted(per):
+                row.append(f"T{turn}:" + "/".join(str(per[turn][c]) for c in columns))
+                for c in columns:
+                    total[("T1-6 " if turn <= 6 else "T7-12 ") + c] += per[turn][c]
+            total["games"] += 1
+            row.insert(0, "(" + "/".join(columns) + ")")
         elif args.what == "armies":
             idx = first_index(save, lambda e: e["phase"] == "movement")
             for turn in (1, 4, 7, 10):
@@ -227,7 +265,9 @@ def main():
                 total["units in stacks able to move"] += len(units) if can_move(ps) else 0
         if row:
             print(("W " if won else "L ") + os.path.basename(path), " ".join(row), flush=True)
-    if total:
+    if total and args.what == "losses":  # per game
+        print({k: round(v / total["games"], 2) for k, v in total.items() if k != "games"} | {"games": total["games"]})
+    elif total:
         print(dict(total))
 
 
