@@ -258,8 +258,8 @@ double unsupplied_cost(const Profile& p, size_t t, bool disrupted, bool winter_a
 // of his own territory, a depot's city among them, unless a stack of ours stands there; while he
 // stands on it the depot supplies nobody, and the next General Supply phase disrupts every unit
 // that depended on it (seed 15863, Turn 7: Ney on the depot at 4722; seed 71296, Turn 8: Eugene
-// on the same depot; nine and eight Bohemian units disrupted). The chance that such a depot
-// within an enemy Commander's reach (12.1: three hexes) is taken so:
+// on the same depot; nine and eight Bohemian units disrupted). The chance the evaluation gives
+// that an unguarded depot within an enemy Commander's reach (12.1: three hexes) is taken so:
 constexpr double kDepotRaid = 0.5;
 constexpr int kCommanderReach = 3;
 
