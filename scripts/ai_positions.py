@@ -125,6 +125,23 @@ def first_index(save, pred):
     return out
 
 
+def count_events(counter, table, text):
+    """Adds 1 to each column of `table` ((column, pattern), ...) whose pattern the event text matches."""
+    for column, pattern in table:
+        counter[column] += bool(pattern.match(text))
+
+
+def turn_columns(row, total, per, columns, total_key):
+    """The log-only modes' output: a header of `columns`, one "T<turn>:a/b/..." per Turn of `per`
+    (Turn -> Counter), each added to `total` under total_key(turn, column); one more game."""
+    row.append("(" + "/".join(columns) + ")")
+    for turn in sorted(per):
+        row.append(f"T{turn}:" + "/".join(str(per[turn][c]) for c in columns))
+        for c in columns:
+            total[total_key(turn, c)] += per[turn][c]
+    total["games"] += 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "trains", "losses"])
@@ -200,36 +217,23 @@ def main():
                     m = re.match(r"coalition allocates (\d+) Supply Trains this Turn", text)
                     if m:
                         per[e["turn"]]["trains"] = int(m.group(1))
-                    for column, pattern in TRAIN_EVENTS:
-                        per[e["turn"]][column] += bool(pattern.match(text))
-            columns = ["trains"] + [c for c, _ in TRAIN_EVENTS] + ["second"]
-            for turn in sorted(per):
-                row.append(f"T{turn}:" + "/".join(str(per[turn][c]) for c in columns))
-                for c in columns:
-                    total[c] += per[turn][c]
-            total["games"] += 1
-            row.insert(0, "(" + "/".join(columns) + ")")
+                    count_events(per[e["turn"]], TRAIN_EVENTS, text)
+            turn_columns(row, total, per, ["trains"] + [c for c, _ in TRAIN_EVENTS] + ["second"], lambda turn, c: c)
         elif args.what == "losses":
             per = collections.defaultdict(collections.Counter)
             depots = set()
             for e in save["log"]:
                 for ev in e["events"]:
                     text = ev.get("text", "")
-                    for column, pattern in LOSS_EVENTS:
-                        per[e["turn"]][column] += bool(pattern.match(text))
+                    count_events(per[e["turn"]], LOSS_EVENTS, text)
                     if m := DEPOT_MADE.match(text):
                         depots.add(m.group(1))
                     elif m := DEPOT_GONE.match(text):
                         depots.discard(m.group(1))
                     elif (m := COMMANDER_MOVE.match(text)) and e["role"] == "french" and m.group(2) in depots:
                         per[e["turn"]]["raid"] += 1
-            columns = [c for c, _ in LOSS_EVENTS] + ["raid"]
-            for turn in sorted(per):
-                row.append(f"T{turn}:" + "/".join(str(per[turn][c]) for c in columns))
-                for c in columns:
-                    total[("T1-6 " if turn <= 6 else "T7-12 ") + c] += per[turn][c]
-            total["games"] += 1
-            row.insert(0, "(" + "/".join(columns) + ")")
+            turn_columns(row, total, per, [c for c, _ in LOSS_EVENTS] + ["raid"],
+                         lambda turn, c: ("T1-6 " if turn <= 6 else "T7-12 ") + c)
         elif args.what == "armies":
             idx = first_index(save, lambda e: e["phase"] == "movement")
             for turn in (1, 4, 7, 10):

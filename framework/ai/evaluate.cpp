@@ -1067,42 +1067,39 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             }
         }
     // 12.1, 6.2: the role's depots an enemy Commander could stand on (kDepotRaid): each costs,
-    // at that chance, the units in supply that no other source of the role's reaches
-    if (role_idx >= 0 && !p.commander.empty()) {
-        std::vector<hex::Hex> foes;  // enemy Commanders on the map
-        for (const auto& pc : s.pieces())
-            if (pc.owner >= 0 && pc.owner != role_idx && pc.loc.is_hex() && p.commander[static_cast<size_t>(pc.type)])
-                foes.push_back(pc.loc.hex);
-        const std::vector<hex::Hex>& own_sources = sources[role_idx];
-        for (const auto& pc : s.pieces()) {
-            const size_t t = static_cast<size_t>(pc.type);
-            if (pc.owner != role_idx || !pc.loc.is_hex() || !p.genuine_train[t] || p.depot_face[t] < 0 ||
-                pc.face != p.depot_face[t])
-                continue;
-            const hex::Hex dh = pc.loc.hex;
+    // at that chance, the units in supply that no other source of the role's reaches. Only
+    // depots on enemy cities with none of the role's pieces on them are looked at, and the enemy
+    // Commanders only when there is such a depot (this runs for every position judged).
+    if (role_idx >= 0) {
+        std::map<int, std::vector<hex::Hex>> depots;
+        add_depot_hexes(s, p, depots);
+        std::vector<hex::Hex> exposed;
+        for (const hex::Hex& dh : depots[role_idx]) {
             if (!enemy_city(d, role_idx, dh)) continue;  // not an end the enemy's 12.1 allows
             bool guarded = false;
-            for (int j : s.stack(pc.loc)) {
+            for (int j : s.stack(core::Location::at(dh))) {
                 const auto& q = s.piece(j);
                 const size_t qt = static_cast<size_t>(q.type);
                 guarded = guarded || (q.owner == role_idx && (p.unit[qt] || p.commander[qt]));
             }
-            if (guarded) continue;
-            bool reached = false;
-            for (const hex::Hex& f : foes) reached = reached || hex::distance(f, dh) <= kCommanderReach;
-            if (!reached) continue;
+            if (!guarded) exposed.push_back(dh);
+        }
+        std::vector<hex::Hex> foes;  // enemy Commanders on the map
+        if (!exposed.empty())
+            for (const auto& pc : s.pieces())
+                if (pc.owner >= 0 && pc.owner != role_idx && pc.loc.is_hex() && p.commander[static_cast<size_t>(pc.type)])
+                    foes.push_back(pc.loc.hex);
+        for (const hex::Hex& dh : exposed) {
+            if (std::none_of(foes.begin(), foes.end(), [&](hex::Hex f) { return hex::distance(f, dh) <= kCommanderReach; }))
+                continue;
             double w = 0;
             for (const auto& u : s.pieces()) {
                 const size_t ut = static_cast<size_t>(u.type);
                 if (u.owner != role_idx || !u.loc.is_hex() || !p.unit[ut] || p.deemed_supplied[ut]) continue;
                 if (hex::distance(u.loc.hex, dh) > range || !supplied(role_idx, u.loc.hex)) continue;
-                bool other = false;
-                for (const hex::Hex& src : own_sources)
-                    if (src != dh && hex::distance(src, u.loc.hex) <= range) {
-                        other = true;
-                        break;
-                    }
-                if (other) continue;
+                const auto& own = sources[role_idx];
+                if (std::any_of(own.begin(), own.end(), [&](hex::Hex src) { return src != dh && hex::distance(src, u.loc.hex) <= range; }))
+                    continue;
                 w += supply_scale * unsupplied_cost(p, ut, u.face == p.disrupted_face_of_unit, winter_attacker);
             }
             e.supply -= kDepotRaid * w;
