@@ -20,6 +20,11 @@ to see what the AI faced without re-running its decisions:
   armies at the start of the Rally and Movement phase of Turns 1, 4, 7 and 10: each Coalition
          army's units on the map, their median distance to Paris, how many are disrupted, and
          how many stand within four hexes of Paris undisrupted (a march and an attack, 8.4, 10.1)
+  escort at the start of each Turn's combat phase from Turn 5 (the moves over, 8.9's overruns
+         thrown): Napoleon alone or with how many French combat units ('escN'), the Coalition
+         stacks next to him that may attack him (10.1: every unit undisrupted, no forage marker;
+         their units), and '!' when the Coalition attacked his hex that Turn (11.20: his fate is
+         thrown when every unit with him is eliminated)
   trains per Turn, read from the log alone (no replay): the Coalition's Supply Trains for the
          Turn (7.2), depots made (7.7) and converted (7.1), rallies (8.1), moves and passes (8.2),
          and trains allocated to a hex that already had one that Turn (7.3 play note, 8.2)
@@ -144,7 +149,7 @@ def turn_columns(row, total, per, columns, total_key):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "trains", "losses"])
+    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "trains", "losses"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
@@ -203,6 +208,25 @@ def main():
                 south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
                 movers = sorted(dist(h, PARIS) for h, ps in at.items() if dist(h, PARIS) <= 3 and can_move(ps))
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
+        elif args.what == "escort":
+            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "combat" and e["turn"] >= 5).items()):
+                at = stacks(replay(args, save, i))
+                nap = [h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)]
+                if not nap:
+                    continue
+                nh = nap[0]
+                escort = sum(unit(p, "french") for p in at[nh])
+                ready = sorted(sum(unit(p, "coalition") for p in ps) for h, ps in at.items()
+                               if dist(h, nh) == 1 and any(unit(p, "coalition") for p in ps)
+                               and all(p["face"] != "disrupted" for p in ps if unit(p, "coalition"))
+                               and not any(p["type"] == "forage" for p in ps))
+                attacked = any(e["turn"] == turn and e["role"] == "coalition" and e["action"].startswith("attack ")
+                               and e["action"].endswith(" " + nh) for e in save["log"])
+                band = f"esc{escort}" if escort else "alone"
+                total[band] += 1
+                total[band + ", attackers next to him"] += bool(ready)
+                total[band + ", attackers next to him, attacked"] += bool(ready) and attacked
+                row.append(f"T{turn}:{band}" + (f"[{','.join(map(str, ready))}]" if ready else "") + "!" * attacked)
         elif args.what == "trains":
             per = collections.defaultdict(collections.Counter)
             given = collections.Counter()  # (Turn, hex): the Coalition's trains there (7.1, 7.4)
