@@ -34,7 +34,7 @@ to see what the AI faced without re-running its decisions:
          12.1 moves that ended on a Coalition depot (RULINGS S-4, M-27: it supplies nobody while
          he stands there); the totals are per game, for Turns 1-6 (Winter) and 7-12
 
-Usage:  scripts/ai_positions.py {hunt|paris|force|armies|trains|losses} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|trains|losses} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -119,6 +119,11 @@ def stacks(state):
     return at
 
 
+def napoleon_hex(at):
+    """The hex Napoleon stands on in `at` (stacks()), None when he is off the map."""
+    return next((h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)), None)
+
+
 def first_index(save, pred):
     """Per Turn, how many log entries to replay to stand at the first decision of the first entry
     `pred` accepts. An entry carries the Turn and phase it leads into, with their automatic steps
@@ -166,6 +171,10 @@ def main():
         units = [p for p in ps if unit(p, "coalition")]
         return units and any(commander(p, "coalition") for p in ps) and all(p["face"] != "disrupted" for p in units)
 
+    def can_attack(ps):  # a Coalition stack that may attack (10.1: every unit undisrupted, no forage marker)
+        units = [p for p in ps if unit(p, "coalition")]
+        return units and all(p["face"] != "disrupted" for p in units) and not any(p["type"] == "forage" for p in ps)
+
     total = collections.Counter()
     for path in args.saves:
         try:
@@ -183,11 +192,10 @@ def main():
             supply_phases = first_index(save, lambda e: e["phase"] == "active_supply" and e["turn"] >= 5)
             for turn, i in sorted(supply_phases.items()):
                 at = stacks(replay(args, save, i))
-                nap = [h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)]
-                if not nap:
+                nh = napoleon_hex(at)
+                if nh is None:
                     row.append(f"T{turn}:-")
                     continue
-                nh = nap[0]
                 if any(unit(p, "french") for p in at[nh]):
                     row.append(f"T{turn}:escorted" + "*" * rolls[turn])
                     continue
@@ -211,15 +219,12 @@ def main():
         elif args.what == "escort":
             for turn, i in sorted(first_index(save, lambda e: e["phase"] == "combat" and e["turn"] >= 5).items()):
                 at = stacks(replay(args, save, i))
-                nap = [h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)]
-                if not nap:
+                nh = napoleon_hex(at)
+                if nh is None:
                     continue
-                nh = nap[0]
                 escort = sum(unit(p, "french") for p in at[nh])
                 ready = sorted(sum(unit(p, "coalition") for p in ps) for h, ps in at.items()
-                               if dist(h, nh) == 1 and any(unit(p, "coalition") for p in ps)
-                               and all(p["face"] != "disrupted" for p in ps if unit(p, "coalition"))
-                               and not any(p["type"] == "forage" for p in ps))
+                               if dist(h, nh) == 1 and can_attack(ps))
                 attacked = any(e["turn"] == turn and e["role"] == "coalition" and e["action"].startswith("attack ")
                                and e["action"].endswith(" " + nh) for e in save["log"])
                 band = f"esc{escort}" if escort else "alone"

@@ -755,8 +755,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // approximately: a unit is in supply within the supply range (5 hexes, 3 in
     // Winter) of one of its side's depots or Ultimate Supply Sources (terrain, enemy units and
     // depot chains are ignored: a cheap stand-in for the rules' trace).
+    std::map<int, std::vector<hex::Hex>> depots;  // each side's depots (the raid term below reads them too)
+    add_depot_hexes(s, p, depots);
     std::map<int, std::vector<hex::Hex>> sources = p.uss;
-    add_depot_hexes(s, p, sources);
+    for (const auto& [side, hexes] : depots) sources[side].insert(sources[side].end(), hexes.begin(), hexes.end());
     const bool in_winter = winter(s);
     const int range = in_winter ? 3 : 5;
     // 6.4 strikes at the next Turn's supply phase: a unit out of supply at the end of the last
@@ -1071,8 +1073,6 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // depots on enemy cities with none of the role's pieces on them are looked at, and the enemy
     // Commanders only when there is such a depot (this runs for every position judged).
     if (role_idx >= 0) {
-        std::map<int, std::vector<hex::Hex>> depots;
-        add_depot_hexes(s, p, depots);
         std::vector<hex::Hex> exposed;
         for (const hex::Hex& dh : depots[role_idx]) {
             if (!enemy_city(d, role_idx, dh)) continue;  // not an end the enemy's 12.1 allows
@@ -1089,6 +1089,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             for (const auto& pc : s.pieces())
                 if (pc.owner >= 0 && pc.owner != role_idx && pc.loc.is_hex() && p.commander[static_cast<size_t>(pc.type)])
                     foes.push_back(pc.loc.hex);
+        const std::vector<hex::Hex>& own = sources[role_idx];
         for (const hex::Hex& dh : exposed) {
             if (std::none_of(foes.begin(), foes.end(), [&](hex::Hex f) { return hex::distance(f, dh) <= kCommanderReach; }))
                 continue;
@@ -1097,7 +1098,6 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 const size_t ut = static_cast<size_t>(u.type);
                 if (u.owner != role_idx || !u.loc.is_hex() || !p.unit[ut] || p.deemed_supplied[ut]) continue;
                 if (hex::distance(u.loc.hex, dh) > range || !supplied(role_idx, u.loc.hex)) continue;
-                const auto& own = sources[role_idx];
                 if (std::any_of(own.begin(), own.end(), [&](hex::Hex src) { return src != dh && hex::distance(src, u.loc.hex) <= range; }))
                     continue;
                 w += supply_scale * unsupplied_cost(p, ut, u.face == p.disrupted_face_of_unit, winter_attacker);
