@@ -28,13 +28,23 @@ to see what the AI faced without re-running its decisions:
   trains per Turn, read from the log alone (no replay): the Coalition's Supply Trains for the
          Turn (7.2), depots made (7.7) and converted (7.1), rallies (8.1), moves and passes (8.2),
          and trains allocated to a hex that already had one that Turn (7.3 play note, 8.2)
+  attacks every Coalition attack order on Paris, read from the log alone (round 36): the source hex,
+         the order test (10.2: die + CR + CCs; 'fails' ends the Turn's attacks, 'is aborted' on a
+         1), the attack value and its divisor (11.2-11.3), whether the garrison was all disrupted
+         (11.19: 'dis', one die) or not, the result (11.8: a3 = the attacker won by 3), '*' when
+         Paris was taken (a win by three or more, 11.12); totals by source hex and garrison
+  windows at the Coalition's first allocation of each Turn from Turn 7 (7.4, its supply phase done,
+         6.3-6.4) where Paris holds no ready French unit and the south is held (14.4): the stacks
+         within five hexes of Paris the rules let take a train (7.3: a Commander, in General
+         Supply; `vedette-cli actions`) as hex@distance:ready/units, and the hexes within five that
+         got a train that Turn (round 36)
   losses per Turn, read from the log alone: the Coalition's combat units disrupted and eliminated
          by 6.4 (out of supply, a failed forage roll among them), by march attrition (8.7) and by
          combat (11.18, 8.5), its stacks that failed to forage (6.3), and the French Commanders'
          12.1 moves that ended on a Coalition depot (RULINGS S-4, M-27: it supplies nobody while
          he stands there); the totals are per game, for Turns 1-6 (Winter) and 7-12
 
-Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|trains|losses} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|trains|losses|attacks|windows} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -95,8 +105,9 @@ DEPOT_GONE = re.compile(r"^(?:coalition converts the depot at|The coalition [Dd]
 COMMANDER_MOVE = re.compile(r"^(\w+) moves from \d+ to (\d+) \(12\.1\)")
 
 
-def replay(args, save, n):
-    """The state after the first n actions of the save's log."""
+def replay(args, save, n, legal=False):
+    """The state after the first n actions of the save's log; with `legal`, also the legal actions
+    there of the role deciding (`vedette-cli actions`, one per line: "action\t# label")."""
     with tempfile.TemporaryDirectory() as tmp:
         script, out = os.path.join(tmp, "script.txt"), os.path.join(tmp, "at.json")
         with open(script, "w") as f:
@@ -108,7 +119,13 @@ def replay(args, save, n):
         if r.returncode != 0 or not os.path.exists(out):
             sys.exit(f"ai_positions: replay failed: {r.stderr.strip() or r.stdout.strip()}")
         with open(out) as f:
-            return json.load(f)["state"]
+            state = json.load(f)["state"]
+        if not legal:
+            return state
+        r = subprocess.run([args.cli, "actions", out, "--module", args.module], capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit(f"ai_positions: actions failed: {r.stderr.strip() or r.stdout.strip()}")
+        return state, r.stdout.splitlines()
 
 
 def stacks(state):
@@ -141,6 +158,41 @@ def count_events(counter, table, text):
         counter[column] += bool(pattern.match(text))
 
 
+ORDER_TEST = re.compile(r"^10\.2: die (\d) \+ CR (\d+) \+ (\d+) CC = \d+: the attack (goes ahead|fails|is aborted)")
+ATTACK_VALUE = re.compile(r"^11\.3-11\.5: attack value (-?\d+) \(divisor (\d+)\)")
+COMBAT_RESULT = re.compile(r"^11\.8: the (attacker|defender) wins by (\d+)")
+
+
+def attacks_on(save, target):
+    """The Coalition's attack orders on `target` (10.1), each as a dict: turn, source hex, die, CR
+    and CCs of the order test (10.2) and its outcome ("goes ahead", "fails", "is aborted"), the
+    attack value and its divisor (11.2-11.3), whether the defenders were all disrupted (11.19),
+    and who won by how much (11.8); read from the log alone."""
+    out, log = [], save["log"]
+    for i, e in enumerate(log):
+        parts = e["action"].split()
+        if e["role"] != "coalition" or len(parts) != 3 or parts[0] != "attack" or parts[2] != target:
+            continue
+        a = {"turn": e["turn"], "from": parts[1], "order": None, "value": None, "disrupted_only": False, "result": None}
+        for e2 in log[i + 1:i + 16]:
+            if e2["action"].startswith("attack "):
+                break  # the next order: this one ended without a result
+            for ev in e2["events"]:
+                text = ev.get("text", "")
+                if m := ORDER_TEST.match(text):
+                    a["die"], a["cr"], a["cc"], a["order"] = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+                elif m := ATTACK_VALUE.match(text):
+                    a["value"], a["divisor"] = int(m.group(1)), int(m.group(2))
+                elif text.startswith("11.19: the defenders are all disrupted"):
+                    a["disrupted_only"] = True
+                elif m := COMBAT_RESULT.match(text):
+                    a["result"] = (m.group(1), int(m.group(2)))
+            if a["result"] or a["order"] in ("fails", "is aborted"):
+                break
+        out.append(a)
+    return out
+
+
 def turn_columns(row, total, per, columns, total_key):
     """The log-only modes' output: a header of `columns`, one "T<turn>:a/b/..." per Turn of `per`
     (Turn -> Counter), each added to `total` under total_key(turn, column); one more game."""
@@ -154,14 +206,15 @@ def turn_columns(row, total, per, columns, total_key):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "trains", "losses"])
+    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "trains", "losses", "attacks",
+                                     "windows"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
     ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
-    if args.what not in ("trains", "losses") and not os.access(args.cli, os.X_OK):  # (they read the log alone)
+    if args.what not in ("trains", "losses", "attacks") and not os.access(args.cli, os.X_OK):  # (the log alone)
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
     dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
@@ -263,6 +316,45 @@ def main():
                         per[e["turn"]]["raid"] += 1
             turn_columns(row, total, per, [c for c, _ in LOSS_EVENTS] + ["raid"],
                          lambda turn, c: ("T1-6 " if turn <= 6 else "T7-12 ") + c)
+        elif args.what == "attacks":
+            for a in attacks_on(save, PARIS):
+                taken = a["result"] is not None and a["result"][0] == "attacker" and a["result"][1] >= 3
+                went = a["order"] == "goes ahead"
+                garrison = "dis" if a["disrupted_only"] else "ready"
+                total[f"from {a['from']}"] += 1
+                total[f"order {a['order']}"] += 1
+                total[f"ahead, {garrison} garrison"] += went
+                total[f"taken (win by 3+, 11.12), {garrison} garrison"] += taken
+                value = "" if a["value"] is None else f",AV{a['value']}/{a['divisor']}"
+                order = "" if a["order"] is None else f",d{a['die']}+CR{a['cr']}+{a['cc']}CC"
+                result = "" if a["result"] is None else f",{a['result'][0][0]}{a['result'][1]}"
+                row.append(f"T{a['turn']}:{a['from']}{order}{value},{garrison if went else a['order']}{result}"
+                           + "*" * taken)
+        elif args.what == "windows":
+            allocations = first_index(save, lambda e: e["role"] == "coalition" and e["turn"] >= 7
+                                      and e["action"].startswith("allocate "))
+            for turn, i in sorted(allocations.items()):
+                state, legal = replay(args, save, i - 1, legal=True)  # before the first allocation
+                at = stacks(state)
+                garrison = [p for p in at[PARIS] if unit(p, "french")]
+                south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
+                if any(p["face"] != "disrupted" for p in garrison) or not south:
+                    continue
+                cands = []
+                for line in legal:  # 7.3: a train to a stack with a Commander, in General Supply
+                    m = re.match(r"allocate (\d+)\s+# .*to the stack", line)
+                    if m and dist(m.group(1), PARIS) <= 5:
+                        units = [p for p in at[m.group(1)] if unit(p, "coalition")]
+                        ready = sum(p["face"] != "disrupted" for p in units)
+                        cands.append((dist(m.group(1), PARIS), m.group(1), ready, len(units)))
+                        total[f"candidates with {ready} ready units"] += 1
+                given = [e["action"].split()[1] for e in save["log"] if e["turn"] == turn and e["role"] == "coalition"
+                         and e["action"].startswith("allocate ") and dist(e["action"].split()[1], PARIS) <= 5]
+                total["window Turns"] += 1
+                total["with a candidate of 3+ ready units within 4"] += any(c[0] <= 4 and c[2] >= 3 for c in cands)
+                total["trains given within 5"] += len(given)
+                row.append(f"T{turn}:{len(garrison)}dis[" + ",".join(f"{h}@{d}:{r}/{n}" for d, h, r, n in sorted(cands))
+                           + "]trains[" + ",".join(given) + "]")
         elif args.what == "armies":
             idx = first_index(save, lambda e: e["phase"] == "movement")
             for turn in (1, 4, 7, 10):
