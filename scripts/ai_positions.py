@@ -31,7 +31,7 @@ to see what the AI faced without re-running its decisions:
   attacks every Coalition attack order on Paris, read from the log alone (round 36): the source hex,
          the order test (10.2: die + CR + CCs; 'fails' ends the Turn's attacks, 'is aborted' on a
          1), the attack value and its divisor (11.2-11.3), whether the garrison was all disrupted
-         (11.19: 'dis', one die) or not, the result (11.8: a3 = the attacker won by 3), '*' when
+         (11.19: 'dis', one die) or not, the result (11.8: a3 = the attacker won by 3; t0 a tie, 11.9), '*' when
          Paris was taken (a win by three or more, 11.12); totals by source hex and garrison
   windows at the Coalition's first allocation of each Turn from Turn 7 (7.4, its supply phase done,
          6.3-6.4) where Paris holds no ready French unit and the south is held (14.4): the stacks
@@ -160,14 +160,14 @@ def count_events(counter, table, text):
 
 ORDER_TEST = re.compile(r"^10\.2: die (\d) \+ CR (\d+) \+ (\d+) CC = \d+: the attack (goes ahead|fails|is aborted)")
 ATTACK_VALUE = re.compile(r"^11\.3-11\.5: attack value (-?\d+) \(divisor (\d+)\)")
-COMBAT_RESULT = re.compile(r"^11\.8: the (attacker|defender) wins by (\d+)")
+COMBAT_RESULT = re.compile(r"^11\.(?:8: the (attacker|defender) wins by (\d+)|9: tie)")
 
 
 def attacks_on(save, target):
     """The Coalition's attack orders on `target` (10.1), each as a dict: turn, source hex, die, CR
     and CCs of the order test (10.2) and its outcome ("goes ahead", "fails", "is aborted"), the
     attack value and its divisor (11.2-11.3), whether the defenders were all disrupted (11.19),
-    and who won by how much (11.8); read from the log alone."""
+    and who won by how much (11.8; ("tie", 0), 11.9); read from the log alone."""
     out, log = [], save["log"]
     for i, e in enumerate(log):
         parts = e["action"].split()
@@ -185,8 +185,8 @@ def attacks_on(save, target):
                     a["value"], a["divisor"] = int(m.group(1)), int(m.group(2))
                 elif text.startswith("11.19: the defenders are all disrupted"):
                     a["disrupted_only"] = True
-                elif m := COMBAT_RESULT.match(text):
-                    a["result"] = (m.group(1), int(m.group(2)))
+                elif m := COMBAT_RESULT.match(text):  # (11.9: a tie)
+                    a["result"] = (m.group(1), int(m.group(2))) if m.group(1) else ("tie", 0)
             if a["result"] or a["order"] in ("fails", "is aborted"):
                 break
         out.append(a)
@@ -328,7 +328,7 @@ def main():
                 value = "" if a["value"] is None else f",AV{a['value']}/{a['divisor']}"
                 order = "" if a["order"] is None else f",d{a['die']}+CR{a['cr']}+{a['cc']}CC"
                 result = "" if a["result"] is None else f",{a['result'][0][0]}{a['result'][1]}"
-                row.append(f"T{a['turn']}:{a['from']}{order}{value},{garrison if went else a['order']}{result}"
+                row.append(f"T{a['turn']}:{a['from']}{order}{value},{garrison if went else a['order'] or '?'}{result}"
                            + "*" * taken)
         elif args.what == "windows":
             allocations = first_index(save, lambda e: e["role"] == "coalition" and e["turn"] >= 7
