@@ -136,6 +136,12 @@ def stacks(state):
     return at
 
 
+def paris_and_south(at, unit):
+    """In `at` (stacks()): the French combat units in Paris, and whether a Coalition combat unit holds
+    Bordeaux or Marseilles (14.4: Paris then wins the game)."""
+    return [p for p in at[PARIS] if unit(p, "french")], any(unit(p, "coalition") for h in SOUTH for p in at[h])
+
+
 def napoleon_hex(at):
     """The hex Napoleon stands on in `at` (stacks()), None when he is off the map."""
     return next((h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)), None)
@@ -264,9 +270,8 @@ def main():
         elif args.what == "paris":
             for turn, i in sorted(first_index(save, lambda e: e["phase"] == "movement" and e["turn"] >= 7).items()):
                 at = stacks(replay(args, save, i))
-                garrison = [p for p in at[PARIS] if unit(p, "french")]
+                garrison, south = paris_and_south(at, unit)
                 ready = sum(p["face"] != "disrupted" for p in garrison)
-                south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
                 movers = sorted(dist(h, PARIS) for h, ps in at.items() if dist(h, PARIS) <= 3 and can_move(ps))
                 row.append(f"T{turn}:{len(garrison)}/{ready}{'S' if south else ''}[{','.join(map(str, movers))}]")
         elif args.what == "escort":
@@ -336,8 +341,7 @@ def main():
             for turn, i in sorted(allocations.items()):
                 state, legal = replay(args, save, i - 1, legal=True)  # before the first allocation
                 at = stacks(state)
-                garrison = [p for p in at[PARIS] if unit(p, "french")]
-                south = any(unit(p, "coalition") for h in SOUTH for p in at[h])
+                garrison, south = paris_and_south(at, unit)
                 if any(p["face"] != "disrupted" for p in garrison) or not south:
                     continue
                 cands = []
