@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Oracle copies of the modules, for measuring what the 1814 AI lacks (docs/ai.md, rounds 28 and 38).
+
+An oracle is NOT a rule: it changes one rule of the cnw series for the Coalition, in a copy of
+modules/, so that a tournament on the copy (the game and the AI's own RulesHost read the same
+copy, so the AI plans with what it gets) shows how much the win rate would gain if the AI could
+get that by play. Each oracle is a string edit of modules/cnw_series/supply.lua; an edit whose
+anchor is gone (the rules changed) stops with an error instead of copying a module that is not
+the oracle.
+
+  gate           from Turn 7, every playable hex within three of Paris is in the Coalition's
+                 General Supply field (6.1-6.2 aside): in supply, trains (7.3), rallies (8.1)
+  winter_forage  no forage marker under 7.6 (b) on Coalition stacks on Turns 1-6
+  trains3        three more Coalition Supply Trains every Turn (7.2)
+  chainless      from Turn 7 a Coalition depot on a city within three of Paris needs no chain (7.8)
+  freesite       chainless, and no Coalition stack on the city either (7.7): every city within
+                 three of Paris is a depot site
+  train73        from Turn 7 a Coalition stack within three of Paris may take a Supply Train
+                 out of General Supply (7.3; 6.4 and 8.1 still apply)
+
+Usage:  scripts/ai_oracle.py ORACLE DEST [--modules DIR]
+        build-ai/framework/ai/vedette-tournament DEST/napoleon_1814 --a ai --b random --side coalition ...
+"""
+import argparse
+import os
+import shutil
+import sys
+
+PARIS = "5420"
+
+NEAR_PARIS = '''-- ORACLE (scripts/ai_oracle.py): the hexes within three of Paris, for the Coalition from Turn 7
+local NEAR_PARIS
+local function oracle_site(game, side, hex)
+    if side ~= "coalition" or game.turn() < 7 then return false end
+    if not NEAR_PARIS then
+        NEAR_PARIS = {}
+        local frontier, seen = { "%s" }, { ["%s"] = true }
+        for _ = 0, 3 do
+            local nxt = {}
+            for _, h in ipairs(frontier) do
+                NEAR_PARIS[h] = true
+                for _, x in ipairs(MAP.nb[h] or {}) do
+                    if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end
+                end
+            end
+            frontier = nxt
+        end
+    end
+    return NEAR_PARIS[hex] == true
+end
+
+''' % (PARIS, PARIS)
+
+DEPOT_SITE = "-- 7.7: may `side` establish a depot at hex (chain aside)?"
+
+EDITS = {
+    "gate": [
+        ("    memo[key] = out\n    if shared then",
+         "    if side == \"coalition\" and game.turn() >= 7 then  -- ORACLE: supply within 3 hexes of Paris\n"
+         "        local frontier, seen = { \"%s\" }, { [\"%s\"] = true }\n"
+         "        for _ = 0, 3 do\n"
+         "            local nxt = {}\n"
+         "            for _, h in ipairs(frontier) do\n"
+         "                if MAP.playable[h] then out[h] = true end\n"
+         "                for _, x in ipairs(MAP.nb[h] or {}) do\n"
+         "                    if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end\n"
+         "                end\n"
+         "            end\n"
+         "            frontier = nxt\n"
+         "        end\n"
+         "    end\n"
+         "    memo[key] = out\n    if shared then" % (PARIS, PARIS)),
+    ],
+    "winter_forage": [
+        ("                    b = n >= 2\n",
+         "                    b = n >= 2 and not (side == \"coalition\" and game.turn() <= 6)  -- ORACLE\n"),
+    ],
+    "trains3": [
+        ("    local depots = #supply.depots(game, side)\n    local converted",
+         "    if side == \"coalition\" then base = base + 3 end  -- ORACLE\n"
+         "    local depots = #supply.depots(game, side)\n    local converted"),
+    ],
+    "chainless": [
+        (DEPOT_SITE, NEAR_PARIS + DEPOT_SITE),
+        ("    local linked, reach = chain(ctx, game, side, sit, nil, { hex })\n    return (linked[hex] or reach[hex]) ~= nil",
+         "    if oracle_site(game, side, hex) then return true end  -- ORACLE\n"
+         "    local linked, reach = chain(ctx, game, side, sit, nil, { hex })\n    return (linked[hex] or reach[hex]) ~= nil"),
+        ("            if linked[hex] or reach[hex] then out[#out + 1] = hex end",
+         "            if linked[hex] or reach[hex] or oracle_site(game, side, hex) then out[#out + 1] = hex end  -- ORACLE"),
+    ],
+    "train73": [
+        (DEPOT_SITE, NEAR_PARIS + DEPOT_SITE),
+        ("if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)",
+         "if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and (stack_supplied(ctx, game, hex, side, fieldset) or oracle_site(game, side, hex))  -- ORACLE"),
+    ],
+}
+EDITS["freesite"] = EDITS["chainless"] + [
+    ("    if friendly_territory(side, hex) then return true end\n    -- a city that counts as friendly for depots this Turn",
+     "    if friendly_territory(side, hex) then return true end\n"
+     "    if oracle_site(game, side, hex) then return true end  -- ORACLE: no stack needed either\n"
+     "    -- a city that counts as friendly for depots this Turn"),
+    ("local function candidate_sites(ctx, game, side, sit, keys, friendly_only)\n    local out = {}\n    local seen = {}\n",
+     "local function candidate_sites(ctx, game, side, sit, keys, friendly_only)\n    local out = {}\n    local seen = {}\n"
+     "    if oracle_site(game, side, \"%s\") then  -- ORACLE: every city near Paris a candidate\n"
+     "        local all = {}\n"
+     "        for _, h in ipairs(keys) do all[#all + 1] = h end\n"
+     "        local extra = {}\n"
+     "        for h in pairs(NEAR_PARIS) do extra[#extra + 1] = h end\n"
+     "        table.sort(extra)\n"
+     "        for _, h in ipairs(extra) do all[#all + 1] = h end\n"
+     "        keys = all\n"
+     "    end\n" % PARIS),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("oracle", choices=sorted(EDITS))
+    ap.add_argument("dest", help="a directory that does not exist yet: the copy of modules/")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--modules", default=os.path.join(here, "..", "modules"))
+    args = ap.parse_args()
+    if os.path.exists(args.dest):
+        sys.exit(f"ai_oracle: {args.dest} exists; give a new directory")
+    path = os.path.join(args.modules, "cnw_series", "supply.lua")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for i, (old, new) in enumerate(EDITS[args.oracle], 1):
+        n = text.count(old)
+        if n != 1:
+            sys.exit(f"ai_oracle: {path}: edit {i} of '{args.oracle}' expects its anchor once, found {n} times "
+                     "(the rules changed: update scripts/ai_oracle.py)")
+        text = text.replace(old, new)
+    shutil.copytree(args.modules, args.dest)
+    with open(os.path.join(args.dest, "cnw_series", "supply.lua"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"{args.dest}: modules/ with the '{args.oracle}' oracle ({len(EDITS[args.oracle])} edits of cnw_series/supply.lua)")
+
+
+if __name__ == "__main__":
+    main()
