@@ -4,7 +4,7 @@
 An oracle is NOT a rule: it changes one rule of the cnw series for the Coalition, in a copy of
 modules/, so that a tournament on the copy (the game and the AI's own RulesHost read the same
 copy, so the AI plans with what it gets) shows how much the win rate would gain if the AI could
-get that by play. Each oracle is a string edit of modules/cnw_series/supply.lua; an edit whose
+get that by play. Each oracle is a string edit of modules/cnw_series/ (supply.lua; the bots' features for believe_gate); an edit whose
 anchor is gone (the rules changed) stops with an error instead of copying a module that is not
 the oracle.
 
@@ -15,6 +15,12 @@ the oracle.
   chainless      from Turn 7 a Coalition depot on a city within three of Paris needs no chain (7.8)
   freesite       chainless, and no Coalition stack on the city either (7.7): every city within
                  three of Paris is a depot site
+  near_supplied  from Turn 7 no Coalition unit within three of Paris is disrupted or eliminated
+                 by 6.4 (the AI still judges them out of supply: its field is the rules')
+  freesite1      freesite, but no oracle site once a Coalition depot stands within three of Paris
+  believe_gate   the rules unchanged; the bots' supply features (rules.ai_supply_field,
+                 rules.ai_features) count the gate oracle's hexes as in supply: what the AI does
+                 when it believes the gate supplied
   train73        from Turn 7 a Coalition stack within three of Paris may take a Supply Train
                  out of General Supply (7.3; 6.4 and 8.1 still apply)
 
@@ -94,6 +100,14 @@ EDITS = {
          "if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and (stack_supplied(ctx, game, hex, side, fieldset) or oracle_site(game, side, hex))  -- ORACLE"),
     ],
 }
+EDITS["near_supplied"] = [
+    (DEPOT_SITE, NEAR_PARIS + DEPOT_SITE),
+    ("        if not deemed(ctx, game, id) then attrition(ctx, game, id) end",
+     "        local at = core.piece(game, id).loc\n"
+     "        if not deemed(ctx, game, id) and not (core.piece(game, id).owner == \"coalition\" and oracle_site(game, \"coalition\", at)) then  -- ORACLE\n"
+     "            attrition(ctx, game, id)\n"
+     "        end"),
+]
 EDITS["freesite"] = EDITS["chainless"] + [
     ("    if friendly_territory(side, hex) then return true end\n    -- a city that counts as friendly for depots this Turn",
      "    if friendly_territory(side, hex) then return true end\n"
@@ -112,6 +126,59 @@ EDITS["freesite"] = EDITS["chainless"] + [
      "    end\n" % PARIS),
 ]
 
+# freesite, but once the Coalition has a depot within three of Paris no other city there is a site
+# beyond what the rules allow (7.2's upkeep aside: is one depot at the gate what the gate gives?)
+ONE_DEPOT = (
+    "    return NEAR_PARIS[hex] == true\nend\n",
+    "    if not NEAR_PARIS[hex] then return false end\n"
+    "    for _, id in ipairs(supply.depots(game, side)) do  -- ORACLE: one depot near Paris at most\n"
+    "        if NEAR_PARIS[core.piece(game, id).loc] then return false end\n"
+    "    end\n"
+    "    return true\nend\n")
+EDITS["freesite1"] = [EDITS["freesite"][0]] + [ONE_DEPOT] + EDITS["freesite"][1:]
+
+
+# The AI's belief only: the rules' supply is unchanged, but what the AI is told of it (the bots'
+# features, rules.ai_supply_field and rules.ai_features, which no rule reads) counts every hex
+# within three of Paris as in the Coalition's supply from Turn 7, as the gate oracle's field does.
+BELIEF_NEAR = (
+    "local function near_paris(game, side)  -- ORACLE (scripts/ai_oracle.py): believe_gate\n"
+    "    if side ~= \"coalition\" or game.turn() < 7 then return nil end\n"
+    "    local near, frontier, seen = {}, { \"%s\" }, { [\"%s\"] = true }\n"
+    "    for _ = 0, 3 do\n"
+    "        local nxt = {}\n"
+    "        for _, h in ipairs(frontier) do\n"
+    "            if core.playable(h) then near[h] = true end\n"
+    "            for _, x in ipairs(map.neighbours(h)) do\n"
+    "                if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end\n"
+    "            end\n"
+    "        end\n"
+    "        frontier = nxt\n"
+    "    end\n"
+    "    return near\n"
+    "end\n" % (PARIS, PARIS))
+EDITS["believe_gate"] = [
+    ("game.lua", "local core = require(\"cnw.core\")\n", "local core = require(\"cnw.core\")\n" + BELIEF_NEAR),
+    ("game.lua", "        local field = supply_lib._field(ctx, game, role)\n        local inside, outside, besieged = {}, {}, {}\n",
+     "        local field = supply_lib._field(ctx, game, role)\n        local inside, outside, besieged = {}, {}, {}\n"
+     "        local near = near_paris(game, role) or {}  -- ORACLE\n"),
+    ("game.lua", "                if field[hex] or supply_lib.stack_in_general_supply(ctx, game, hex, role) then",
+     "                if field[hex] or near[hex] or supply_lib.stack_in_general_supply(ctx, game, hex, role) then  -- ORACLE"),
+    ("ai_hints.lua", "local M = {}\n", "local core = require(\"cnw.core\")\n" + BELIEF_NEAR + "local BELIEF = { n = 0 }\nlocal M = {}\n"),
+    ("ai_hints.lua", "        return supply_lib._field(ctx, game, side)\n",
+     "        local field = supply_lib._field(ctx, game, side)\n"
+     "        local near = near_paris(game, side)  -- ORACLE: a copy, the rules' table untouched\n"
+     "        if not near then return field end\n"
+     "        if BELIEF[field] then return BELIEF[field] end  -- the rules share a field between positions\n"
+     "        local out = {}\n"
+     "        for h in pairs(field) do out[h] = true end\n"
+     "        for h in pairs(near) do out[h] = true end\n"
+     "        if BELIEF.n > 200 then BELIEF = { n = 0 } end\n"
+     "        BELIEF.n = BELIEF.n + 1\n"
+     "        BELIEF[field] = out\n"
+     "        return out\n"),
+]
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -122,19 +189,24 @@ def main():
     args = ap.parse_args()
     if os.path.exists(args.dest):
         sys.exit(f"ai_oracle: {args.dest} exists; give a new directory")
-    path = os.path.join(args.modules, "cnw_series", "supply.lua")
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    for i, (old, new) in enumerate(EDITS[args.oracle], 1):
-        n = text.count(old)
+    texts = {}  # cnw_series file -> its edited text
+    for i, edit in enumerate(EDITS[args.oracle], 1):
+        name, old, new = edit if len(edit) == 3 else ("supply.lua",) + tuple(edit)
+        path = os.path.join(args.modules, "cnw_series", name)
+        if name not in texts:
+            with open(path, encoding="utf-8") as f:
+                texts[name] = f.read()
+        n = texts[name].count(old)
         if n != 1:
             sys.exit(f"ai_oracle: {path}: edit {i} of '{args.oracle}' expects its anchor once, found {n} times "
                      "(the rules changed: update scripts/ai_oracle.py)")
-        text = text.replace(old, new)
+        texts[name] = texts[name].replace(old, new)
     shutil.copytree(args.modules, args.dest)
-    with open(os.path.join(args.dest, "cnw_series", "supply.lua"), "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"{args.dest}: modules/ with the '{args.oracle}' oracle ({len(EDITS[args.oracle])} edits of cnw_series/supply.lua)")
+    for name, text in texts.items():
+        with open(os.path.join(args.dest, "cnw_series", name), "w", encoding="utf-8") as f:
+            f.write(text)
+    print(f"{args.dest}: modules/ with the '{args.oracle}' oracle ({len(EDITS[args.oracle])} edits of "
+          f"cnw_series/{', '.join(sorted(texts))})")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/ai_oracle.py (docs/ai.md, round 38): every oracle's edits still find their anchors in
-# cnw_series/supply.lua, and a game on each oracle copy plays to its end; a copy onto an existing
+# cnw_series, and a game on each oracle copy plays to its end; a copy onto an existing
 # directory is refused.
 set -u
 TOUR=$1
@@ -9,9 +9,9 @@ trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok() { pass=$((pass+1)); }
 bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-for o in gate winter_forage trains3 chainless freesite train73; do
+for o in gate winter_forage trains3 chainless freesite freesite1 train73 near_supplied believe_gate; do
   if ! python3 scripts/ai_oracle.py "$o" "$T/$o" >"$T/$o.log" 2>&1; then bad "$o: $(cat "$T/$o.log")"; continue; fi
-  grep -q "ORACLE" "$T/$o/cnw_series/supply.lua" && ok || bad "$o: no edit in the copy"
+  grep -rq "ORACLE" "$T/$o/cnw_series" && ok || bad "$o: no edit in the copy"
   out=$("$TOUR" "$T/$o/napoleon_1814" --a random --b random --games 1 --seed 3 --side coalition 2>"$T/$o.err")
   grep -q "how they ended: 1 x The" <<<"$out" && ok || bad "$o: the game did not end: $out $(tail -3 "$T/$o.err")"
 done
