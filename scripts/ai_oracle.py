@@ -34,48 +34,43 @@ import sys
 
 PARIS = "5420"
 
-NEAR_PARIS = '''-- ORACLE (scripts/ai_oracle.py): the hexes within three of Paris, for the Coalition from Turn 7
+HELPER = '''-- ORACLE (scripts/ai_oracle.py): the playable hexes within three of Paris, for the Coalition
+-- from Turn 7 (nil otherwise)
 local NEAR_PARIS
-local function oracle_site(game, side, hex)
-    if side ~= "coalition" or game.turn() < 7 then return false end
+local function near_paris(game, side)
+    if side ~= "coalition" or game.turn() < 7 then return nil end
     if not NEAR_PARIS then
         NEAR_PARIS = {}
         local frontier, seen = { "%s" }, { ["%s"] = true }
         for _ = 0, 3 do
             local nxt = {}
             for _, h in ipairs(frontier) do
-                NEAR_PARIS[h] = true
-                for _, x in ipairs(MAP.nb[h] or {}) do
+                if core.playable(h) then NEAR_PARIS[h] = true end
+                for _, x in ipairs(map.neighbours(h)) do
                     if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end
                 end
             end
             frontier = nxt
         end
     end
-    return NEAR_PARIS[hex] == true
+    return NEAR_PARIS
+end
+local function oracle_site(game, side, hex)
+    local near = near_paris(game, side)
+    return near ~= nil and near[hex] == true
 end
 
 ''' % (PARIS, PARIS)
 
-DEPOT_SITE = "-- 7.7: may `side` establish a depot at hex (chain aside)?"
-
+# where HELPER goes in each file (before the first function that uses it)
+SUPPLY_FIELD = "local function supply_field(ctx, game, side, sit)\n"
 EDITS = {
     "gate": [
+        (SUPPLY_FIELD, HELPER + SUPPLY_FIELD),
         ("    memo[key] = out\n    if shared then",
-         "    if side == \"coalition\" and game.turn() >= 7 then  -- ORACLE: supply within 3 hexes of Paris\n"
-         "        local frontier, seen = { \"%s\" }, { [\"%s\"] = true }\n"
-         "        for _ = 0, 3 do\n"
-         "            local nxt = {}\n"
-         "            for _, h in ipairs(frontier) do\n"
-         "                if MAP.playable[h] then out[h] = true end\n"
-         "                for _, x in ipairs(MAP.nb[h] or {}) do\n"
-         "                    if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end\n"
-         "                end\n"
-         "            end\n"
-         "            frontier = nxt\n"
-         "        end\n"
-         "    end\n"
-         "    memo[key] = out\n    if shared then" % (PARIS, PARIS)),
+         "    local near = near_paris(game, side)  -- ORACLE: supply within 3 hexes of Paris\n"
+         "    if near then for h in pairs(near) do out[h] = true end end\n"
+         "    memo[key] = out\n    if shared then"),
     ],
     "winter_forage": [
         ("                    b = n >= 2\n",
@@ -87,7 +82,7 @@ EDITS = {
          "    local depots = #supply.depots(game, side)\n    local converted"),
     ],
     "chainless": [
-        (DEPOT_SITE, NEAR_PARIS + DEPOT_SITE),
+        (SUPPLY_FIELD, HELPER + SUPPLY_FIELD),
         ("    local linked, reach = chain(ctx, game, side, sit, nil, { hex })\n    return (linked[hex] or reach[hex]) ~= nil",
          "    if oracle_site(game, side, hex) then return true end  -- ORACLE\n"
          "    local linked, reach = chain(ctx, game, side, sit, nil, { hex })\n    return (linked[hex] or reach[hex]) ~= nil"),
@@ -95,13 +90,13 @@ EDITS = {
          "            if linked[hex] or reach[hex] or oracle_site(game, side, hex) then out[#out + 1] = hex end  -- ORACLE"),
     ],
     "train73": [
-        (DEPOT_SITE, NEAR_PARIS + DEPOT_SITE),
+        (SUPPLY_FIELD, HELPER + SUPPLY_FIELD),
         ("if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and stack_supplied(ctx, game, hex, side, fieldset)",
          "if sit.friendly_cmd[hex] and sit.friendly_combat[hex] and (stack_supplied(ctx, game, hex, side, fieldset) or oracle_site(game, side, hex))  -- ORACLE"),
     ],
 }
 EDITS["near_supplied"] = [
-    (DEPOT_SITE, NEAR_PARIS + DEPOT_SITE),
+    (SUPPLY_FIELD, HELPER + SUPPLY_FIELD),
     ("        if not deemed(ctx, game, id) then attrition(ctx, game, id) end",
      "        local at = core.piece(game, id).loc\n"
      "        if not deemed(ctx, game, id) and not (core.piece(game, id).owner == \"coalition\" and oracle_site(game, \"coalition\", at)) then  -- ORACLE\n"
@@ -129,10 +124,10 @@ EDITS["freesite"] = EDITS["chainless"] + [
 # freesite, but once the Coalition has a depot within three of Paris no other city there is a site
 # beyond what the rules allow (7.2's upkeep aside: is one depot at the gate what the gate gives?)
 ONE_DEPOT = (
-    "    return NEAR_PARIS[hex] == true\nend\n",
-    "    if not NEAR_PARIS[hex] then return false end\n"
+    "    return near ~= nil and near[hex] == true\nend\n",
+    "    if near == nil or not near[hex] then return false end\n"
     "    for _, id in ipairs(supply.depots(game, side)) do  -- ORACLE: one depot near Paris at most\n"
-    "        if NEAR_PARIS[core.piece(game, id).loc] then return false end\n"
+    "        if near[core.piece(game, id).loc] then return false end\n"
     "    end\n"
     "    return true\nend\n")
 EDITS["freesite1"] = [EDITS["freesite"][0]] + [ONE_DEPOT] + EDITS["freesite"][1:]
@@ -141,30 +136,14 @@ EDITS["freesite1"] = [EDITS["freesite"][0]] + [ONE_DEPOT] + EDITS["freesite"][1:
 # The AI's belief only: the rules' supply is unchanged, but what the AI is told of it (the bots'
 # features, rules.ai_supply_field and rules.ai_features, which no rule reads) counts every hex
 # within three of Paris as in the Coalition's supply from Turn 7, as the gate oracle's field does.
-BELIEF_NEAR = (
-    "local function near_paris(game, side)  -- ORACLE (scripts/ai_oracle.py): believe_gate\n"
-    "    if side ~= \"coalition\" or game.turn() < 7 then return nil end\n"
-    "    local near, frontier, seen = {}, { \"%s\" }, { [\"%s\"] = true }\n"
-    "    for _ = 0, 3 do\n"
-    "        local nxt = {}\n"
-    "        for _, h in ipairs(frontier) do\n"
-    "            if core.playable(h) then near[h] = true end\n"
-    "            for _, x in ipairs(map.neighbours(h)) do\n"
-    "                if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end\n"
-    "            end\n"
-    "        end\n"
-    "        frontier = nxt\n"
-    "    end\n"
-    "    return near\n"
-    "end\n" % (PARIS, PARIS))
 EDITS["believe_gate"] = [
-    ("game.lua", "local core = require(\"cnw.core\")\n", "local core = require(\"cnw.core\")\n" + BELIEF_NEAR),
+    ("game.lua", "local core = require(\"cnw.core\")\n", "local core = require(\"cnw.core\")\n" + HELPER),
     ("game.lua", "        local field = supply_lib._field(ctx, game, role)\n        local inside, outside, besieged = {}, {}, {}\n",
      "        local field = supply_lib._field(ctx, game, role)\n        local inside, outside, besieged = {}, {}, {}\n"
      "        local near = near_paris(game, role) or {}  -- ORACLE\n"),
     ("game.lua", "                if field[hex] or supply_lib.stack_in_general_supply(ctx, game, hex, role) then",
      "                if field[hex] or near[hex] or supply_lib.stack_in_general_supply(ctx, game, hex, role) then  -- ORACLE"),
-    ("ai_hints.lua", "local M = {}\n", "local core = require(\"cnw.core\")\n" + BELIEF_NEAR + "local BELIEF = { n = 0 }\nlocal M = {}\n"),
+    ("ai_hints.lua", "local M = {}\n", "local core = require(\"cnw.core\")\n" + HELPER + "local BELIEF = { n = 0 }\nlocal M = {}\n"),
     ("ai_hints.lua", "        return supply_lib._field(ctx, game, side)\n",
      "        local field = supply_lib._field(ctx, game, side)\n"
      "        local near = near_paris(game, side)  -- ORACLE: a copy, the rules' table untouched\n"
