@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Oracle copies of the modules, for measuring what the 1814 AI lacks (docs/ai.md, rounds 28 and 38).
 
-An oracle is NOT a rule: it changes one rule of the cnw series for the Coalition, in a copy of
-modules/, so that a tournament on the copy (the game and the AI's own RulesHost read the same
-copy, so the AI plans with what it gets) shows how much the win rate would gain if the AI could
-get that by play. Each oracle is a string edit of modules/cnw_series/ (supply.lua; the bots' features for believe_gate); an edit whose
-anchor is gone (the rules changed) stops with an error instead of copying a module that is not
-the oracle.
+An oracle is NOT a rule: it eases one rule of the cnw series for the Coalition (or, for
+believe_gate, only what the AI is told of the rules), in a copy of modules/, so that a tournament
+on the copy (the game and the AI's own RulesHost read the same copy, so the AI plans with what it
+gets) shows how much the win rate would gain if the AI could get that by play. Each oracle is a
+string edit of modules/cnw_series/ (supply.lua; game.lua and ai_hints.lua, the bots' features,
+for believe_gate); an edit whose anchor is gone (the rules changed) stops with an error instead of
+copying a module that is not the oracle.
 
   gate           from Turn 7, every playable hex within three of Paris is in the Coalition's
                  General Supply field (6.1-6.2 aside): in supply, trains (7.3), rallies (8.1)
