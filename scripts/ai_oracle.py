@@ -19,6 +19,7 @@ copying a module that is not the oracle.
   near_supplied  from Turn 7 no Coalition unit within three of Paris is disrupted or eliminated
                  by 6.4 (the AI still judges them out of supply: its field is the rules')
   freesite1      freesite, but no oracle site once a Coalition depot stands within three of Paris
+  gate_depot     freesite1 on the cities next to Paris only (within one hex)
   believe_gate   the rules unchanged; the bots' supply features (rules.ai_supply_field,
                  rules.ai_features) count the gate oracle's hexes as in supply: what the AI does
                  when it believes the gate supplied
@@ -35,7 +36,8 @@ import sys
 
 PARIS = "5420"
 
-HELPER = '''-- ORACLE (scripts/ai_oracle.py): the playable hexes within three of Paris, for the Coalition
+def helper(radius):
+    return '''-- ORACLE (scripts/ai_oracle.py): the playable hexes within %d of Paris, for the Coalition
 -- from Turn 7 (nil otherwise)
 local NEAR_PARIS
 local function near_paris(game, side)
@@ -43,7 +45,7 @@ local function near_paris(game, side)
     if not NEAR_PARIS then
         NEAR_PARIS = {}
         local frontier, seen = { "%s" }, { ["%s"] = true }
-        for _ = 0, 3 do
+        for _ = 0, %d do
             local nxt = {}
             for _, h in ipairs(frontier) do
                 if core.playable(h) then NEAR_PARIS[h] = true end
@@ -61,7 +63,10 @@ local function oracle_site(game, side, hex)
     return near ~= nil and near[hex] == true
 end
 
-''' % (PARIS, PARIS)
+''' % (radius, PARIS, PARIS, radius)
+
+
+HELPER = helper(3)
 
 # where HELPER goes in each file (before the first function that uses it)
 SUPPLY_FIELD = "local function supply_field(ctx, game, side, sit)\n"
@@ -158,6 +163,9 @@ EDITS["believe_gate"] = [
      "        BELIEF[field] = out\n"
      "        return out\n"),
 ]
+
+# freesite1 on the cities next to Paris only (Meaux, Montereau, Fontainebleau; round 28's reading)
+EDITS["gate_depot"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["freesite1"][1:]
 
 
 def main():
