@@ -44,16 +44,8 @@ local function near_paris(game, side)
     if side ~= "coalition" or game.turn() < 7 then return nil end
     if not NEAR_PARIS then
         NEAR_PARIS = {}
-        local frontier, seen = { "%s" }, { ["%s"] = true }
-        for _ = 0, %d do
-            local nxt = {}
-            for _, h in ipairs(frontier) do
-                if core.playable(h) then NEAR_PARIS[h] = true end
-                for _, x in ipairs(map.neighbours(h)) do
-                    if not seen[x] then seen[x] = true; nxt[#nxt + 1] = x end
-                end
-            end
-            frontier = nxt
+        for _, h in ipairs(map.hexes()) do
+            if core.playable(h) and map.distance(h, "%s") <= %d then NEAR_PARIS[h] = true end
         end
     end
     return NEAR_PARIS
@@ -63,7 +55,7 @@ local function oracle_site(game, side, hex)
     return near ~= nil and near[hex] == true
 end
 
-''' % (radius, PARIS, PARIS, radius)
+''' % (radius, PARIS, radius)
 
 
 HELPER = helper(3)
@@ -104,8 +96,7 @@ EDITS = {
 EDITS["near_supplied"] = [
     (SUPPLY_FIELD, HELPER + SUPPLY_FIELD),
     ("        if not deemed(ctx, game, id) then attrition(ctx, game, id) end",
-     "        local at = core.piece(game, id).loc\n"
-     "        if not deemed(ctx, game, id) and not (core.piece(game, id).owner == \"coalition\" and oracle_site(game, \"coalition\", at)) then  -- ORACLE\n"
+     "        if not deemed(ctx, game, id) and not oracle_site(game, core.owner(game, id), core.piece(game, id).loc) then  -- ORACLE\n"
      "            attrition(ctx, game, id)\n"
      "        end"),
 ]
