@@ -25,6 +25,8 @@ copying a module that is not the oracle.
                  when it believes the gate supplied
   train73        from Turn 7 a Coalition stack within three of Paris may take a Supply Train
                  out of General Supply (7.3; 6.4 and 8.1 still apply)
+  gate_r1        gate on the hexes next to Paris only (within one hex)
+  gate_r2        gate within two hexes of Paris
 
 Usage:  scripts/ai_oracle.py ORACLE DEST [--modules DIR]
         build-ai/framework/ai/vedette-tournament DEST/napoleon_1814 --a ai --b random --side coalition ...
@@ -66,7 +68,7 @@ EDITS = {
     "gate": [
         (SUPPLY_FIELD, HELPER + SUPPLY_FIELD),
         ("    memo[key] = out\n    if shared then",
-         "    local near = near_paris(game, side)  -- ORACLE: supply within 3 hexes of Paris\n"
+         "    local near = near_paris(game, side)  -- ORACLE: the gate's supply near Paris\n"
          "    if near then for h in pairs(near) do out[h] = true end end\n"
          "    memo[key] = out\n    if shared then"),
     ],
@@ -157,6 +159,10 @@ EDITS["believe_gate"] = [
 
 # freesite1 on the cities next to Paris only (Meaux, Montereau, Fontainebleau; round 28's reading)
 EDITS["gate_depot"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["freesite1"][1:]
+
+# the gate's field on a smaller ring: which hexes around Paris its supply is needed on (round 39)
+EDITS["gate_r1"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["gate"][1:]
+EDITS["gate_r2"] = [(SUPPLY_FIELD, helper(2) + SUPPLY_FIELD)] + EDITS["gate"][1:]
 
 
 def main():
