@@ -125,6 +125,8 @@ bool winter_turn(const core::GameState& g);
 bool attacker_role(const core::ModuleDef& d, const std::string& role);
 // Whether the hex `label` is one of the attacker's objectives (1814: Paris, Bordeaux, Marseilles).
 bool objective_hex(const core::ModuleDef& d, const std::string& label);
+// The attacker's capital objective (1814: Paris, 5420); "" when the module has none.
+std::string capital_objective(const core::ModuleDef& d);
 // 14.4, 11.20: the enemy Napoleon as a target of `role` (the attacker only; 1814 wins at once if he
 // is taken): his hex label ("" when he is not on the map or `role` is not the attacker), and
 // whether no enemy combat unit stands with him (then a stack entering his hex, 8.9, makes him

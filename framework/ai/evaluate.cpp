@@ -1555,6 +1555,12 @@ bool attacker_role(const core::ModuleDef& d, const std::string& role) {
     return !p.attacker.empty() && p.attacker == role;
 }
 
+std::string capital_objective(const core::ModuleDef& d) {
+    for (const auto& o : profile(d).objectives)
+        if (o.capital) return d.map.label(o.hex);
+    return "";
+}
+
 bool objective_hex(const core::ModuleDef& d, const std::string& label) {
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# vedette-ai-probe (docs/ai.md, round 39) on a saved random game: the gate's figures keep their
+# order (holding cities or removing cavalry never shrinks a supply field, 6.2), holding the cities
+# opens routes in this game, the plan mode reports every depot the save's log makes; a missing
+# save, a log the rules refuse and a wrong mode are clear errors.
+set -u
+TOUR=$1
+PROBE=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+
+"$TOUR" modules/napoleon_1814 --a random --b random --games 1 --seed 3 --side coalition --save-dir "$T" >/dev/null 2>"$T/err" ||
+    bad "tournament: $(tail -3 "$T/err")"
+S="$T/random-as-coalition-3.json"
+"$PROBE" gate "$S" --sites >"$T/gate" 2>"$T/gate.err" && ok || bad "gate exit: $(cat "$T/gate.err")"
+[ "$(grep -c '^T[0-9]* next to the capital' "$T/gate")" -ge 3 ] && ok || bad "gate lines: $(cat "$T/gate")"
+python3 - "$T/gate" <<'PY' && ok || bad "gate figures: $(cat "$T/gate")"
+import re, sys
+opened = False
+for line in open(sys.argv[1]):
+    m = re.match(r"T(\d+) next to the capital in the field (\d) \(cities held (\d), no cavalry (\d), both (\d)\); "
+                 r"best depot within 3 \S+ (-?\d) \(cities held: \S+ (-?\d)\)", line)
+    if not m:
+        continue
+    f, h, c, b, d, dh = (int(x) for x in m.groups()[1:])
+    assert f <= h <= b and f <= c <= b and b <= 6, line          # 6.2: more friendly cities, fewer screens
+    assert d >= f and dh >= h and dh >= d, line                   # a depot adds sources
+    opened = opened or dh > d
+assert opened, "holding the cities never opened a route"
+PY
+"$PROBE" plan "$S" >"$T/plan" 2>"$T/plan.err" && ok || bad "plan exit: $(cat "$T/plan.err")"
+made=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(sum(1 for e in s['log'] if e['role']=='coalition' and e['action'].startswith('depot ')))" "$S")
+[ "$(grep -c 'makes a depot at' "$T/plan")" -eq "$made" ] && [ "$made" -gt 0 ] && ok || bad "plan depots: $made in the log, $(grep -c 'makes a depot' "$T/plan") reported"
+grep -q '^T1 depots .*; \(plan site [0-9]*/[0-9]*, hold\|no plan\)' "$T/plan" && ok || bad "plan lines: $(head -3 "$T/plan")"
+# errors
+"$PROBE" gate "$T/none.json" >/dev/null 2>"$T/e1"; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot open" "$T/e1" && ok || bad "missing save: exit $rc, $(cat "$T/e1")"
+python3 -c "
+import json,sys; s=json.load(open(sys.argv[1]))
+i=next(i for i,e in enumerate(s['log']) if e['action'].startswith('allocate '))
+s['log'][i]['action']='allocate 9999'
+json.dump(s,open(sys.argv[2],'w'))" "$S" "$T/bad.json"
+"$PROBE" plan "$T/bad.json" >/dev/null 2>"$T/e2"; rc=$?
+[ $rc -eq 1 ] && grep -q "log entry [0-9]* (.*allocate 9999) refused" "$T/e2" && ok || bad "refused log: exit $rc, $(cat "$T/e2")"
+"$PROBE" where "$S" >/dev/null 2>"$T/e3"; rc=$?
+[ $rc -eq 2 ] && grep -q "usage" "$T/e3" && ok || bad "wrong mode: exit $rc"
+echo "probe: $pass passed, $fail failed"
+[ $fail -eq 0 ]
