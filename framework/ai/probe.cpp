@@ -144,7 +144,7 @@ void gate_line(const Setting& st, const core::GameState& g, bool sites) {
     auto without_cavalry = [&](core::GameState x) {
         for (int j = 0; j < x.piece_count(); ++j) {
             const auto& p = x.piece(j);
-            if (p.owner >= 0 && p.owner != st.side && p.loc.is_hex() && st.is(p, "unit") && st.cavalry(p) && !(p.loc.hex == st.capital))
+            if (p.owner >= 0 && p.owner != st.side && p.loc.is_hex() && st.is(p, "unit") && st.cavalry(p))
                 x.move_piece(j, core::Location::nowhere());
         }
         return x;
