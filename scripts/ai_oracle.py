@@ -27,6 +27,9 @@ copying a module that is not the oracle.
                  out of General Supply (7.3; 6.4 and 8.1 still apply)
   gate_r1        gate on the hexes next to Paris only (within one hex)
   gate_r2        gate within two hexes of Paris
+  gate_cities    from Turn 7 the Coalition's supply routes and depot links pass the French cities
+                 within two of Paris as if it held them (6.2, 7.8)
+  gate_depot_cities  gate_depot, and the routes pass the cities next to Paris as if held
 
 Usage:  scripts/ai_oracle.py ORACLE DEST [--modules DIR]
         build-ai/framework/ai/vedette-tournament DEST/napoleon_1814 --a ai --b random --side coalition ...
@@ -163,6 +166,17 @@ EDITS["gate_depot"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["freesi
 # the gate's field on a smaller ring: which hexes around Paris its supply is needed on (round 39)
 EDITS["gate_r1"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["gate"][1:]
 EDITS["gate_r2"] = [(SUPPLY_FIELD, helper(2) + SUPPLY_FIELD)] + EDITS["gate"][1:]
+
+# The gate's two ingredients (round 39): routes through the French cities near Paris as if a
+# Coalition stack held them (6.2 bullet 2, and 7.8's links, which read the same check), and that
+# with gate_depot's one free depot next to Paris. The helper goes before the route check that
+# reads it (a Lua local is seen only below its definition).
+ROUTE_CHECK = "local route_hex_check\n"
+CITIES_PASS = ("        return friendly_held(ctx, sit, hex)\n    end\n    return true\nend",
+               "        return friendly_held(ctx, sit, hex) or oracle_site(game, sit.side, hex)  -- ORACLE\n"
+               "    end\n    return true\nend")
+EDITS["gate_cities"] = [(ROUTE_CHECK, helper(2) + ROUTE_CHECK), CITIES_PASS]
+EDITS["gate_depot_cities"] = [(ROUTE_CHECK, helper(1) + ROUTE_CHECK)] + EDITS["freesite1"][1:] + [CITIES_PASS]
 
 
 def main():
