@@ -27,6 +27,7 @@ copying a module that is not the oracle.
                  out of General Supply (7.3; 6.4 and 8.1 still apply)
   gate_r1        gate on the hexes next to Paris only (within one hex)
   gate_r2        gate within two hexes of Paris
+  gate_r1_cities gate on the three cities next to Paris only (Meaux, Montereau, Fontainebleau)
   gate_cities    from Turn 7 the Coalition's supply routes and depot links pass the French cities
                  within two of Paris as if it held them (6.2, 7.8)
   gate_depot_cities  gate_depot, and the routes pass the cities next to Paris as if held
@@ -166,6 +167,9 @@ EDITS["gate_depot"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["freesi
 # the gate's field on a smaller ring: which hexes around Paris its supply is needed on (round 39)
 EDITS["gate_r1"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["gate"][1:]
 EDITS["gate_r2"] = [(SUPPLY_FIELD, helper(2) + SUPPLY_FIELD)] + EDITS["gate"][1:]
+# gate_r1 on the three cities next to Paris only (Meaux, Montereau, Fontainebleau)
+EDITS["gate_r1_cities"] = [(SUPPLY_FIELD, helper(1).replace("if core.playable(h) and", "if MAP.city[h] and core.playable(h) and")
+                            + SUPPLY_FIELD)] + EDITS["gate"][1:]
 
 # The gate's two ingredients (round 39): routes through the French cities near Paris as if a
 # Coalition stack held them (6.2 bullet 2, and 7.8's links, which read the same check), and that
