@@ -31,6 +31,7 @@ copying a module that is not the oracle.
   gate_cities    from Turn 7 the Coalition's supply routes and depot links pass the French cities
                  within two of Paris as if it held them (6.2, 7.8)
   gate_depot_cities  gate_depot, and the routes pass the cities next to Paris as if held
+  gate_depot3    freesite on the cities next to Paris only: a depot on each of the three may stand
 
 Usage:  scripts/ai_oracle.py ORACLE DEST [--modules DIR]
         build-ai/framework/ai/vedette-tournament DEST/napoleon_1814 --a ai --b random --side coalition ...
@@ -163,6 +164,8 @@ EDITS["believe_gate"] = [
 
 # freesite1 on the cities next to Paris only (Meaux, Montereau, Fontainebleau; round 28's reading)
 EDITS["gate_depot"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["freesite1"][1:]
+# gate_depot without its one-depot limit: can depots on all three give gate_r1_cities's supply (6.1)?
+EDITS["gate_depot3"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["freesite"][1:]
 
 # the gate's field on a smaller ring: which hexes around Paris its supply is needed on (round 39)
 EDITS["gate_r1"] = [(SUPPLY_FIELD, helper(1) + SUPPLY_FIELD)] + EDITS["gate"][1:]
