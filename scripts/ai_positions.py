@@ -10,8 +10,9 @@ to see what the AI faced without re-running its decisions:
          combat unit with him, 11.20)? the nearest Coalition stack that could hunt him (a
          Commander, combat units, none disrupted: 8.3, 8.4) and the nearest Coalition unit;
          whether his fate die was thrown that Turn ('*' each), and how many hexes within three of
-         him hold French combat units ('esc N': where he may escape to, 11.20; with none, an
-         overrun eliminates him)
+         him hold French combat units ('esc N': where he may escape to, 11.20, as movement.lua's
+         escape_hexes counts them but for the hexes 14.11/16.3 close; with none, an overrun
+         eliminates him)
   paris  at the start of each Turn's Rally and Movement phase from Turn 7 (the depots made, 7.7):
          French units in Paris (all / ready), 'S' when a Coalition unit holds Bordeaux or
          Marseilles (14.4), and the distances of the Coalition's stacks able to move within three
@@ -271,7 +272,7 @@ def main():
                 # 11.20 (movement.lua escape_hexes): the hexes he may escape to
                 escapes = sum(1 for h, ps in at.items() if 0 < dist(h, nh) <= 3 and any(unit(p, "french") for p in ps))
                 if hunter <= 5:
-                    total[f"a hunter within 5, escapes {min(escapes, 3)}{'+' if escapes >= 3 else ''}"] += 1
+                    total["a hunter within 5, escapes " + ("3+" if escapes >= 3 else str(escapes))] += 1
                 row.append(f"T{turn}:alone,hunter {hunter},unit {near},esc {escapes}" + "*" * rolls[turn])
         elif args.what == "paris":
             for turn, i in sorted(first_index(save, lambda e: e["phase"] == "movement" and e["turn"] >= 7).items()):
