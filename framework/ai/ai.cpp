@@ -123,6 +123,23 @@ int attrition_after(const core::GameState& g, const core::Action& to) {
     return att + std::max(0, total - static_cast<int>(spent->second.as_int()));
 }
 
+// 11.20: the purpose of the die for Napoleon's fate ("11.20 fate of <his name>": the cnw series'
+// commanders_fate, for an attack on his hex and an overrun, 8.9), "" when he is not on the map.
+std::string napoleon_fate_purpose(const core::GameState& g) {
+    for (const auto& pc : g.pieces()) {
+        const auto& ct = g.def().counter_types[static_cast<size_t>(pc.type)];
+        if (ct.id == "napoleon" && pc.loc.is_hex()) return "11.20 fate of " + (ct.name.empty() ? pc.id : ct.name);
+    }
+    return "";
+}
+// Whether `g` threw the die `purpose` with `face` after its first `from` events.
+bool threw_fate(const core::GameState& g, size_t from, const std::string& purpose, int face) {
+    for (size_t e = from; e < g.events.size(); ++e)
+        if (g.events[e].kind == core::Event::Kind::Roll && g.events[e].purpose == purpose)
+            return g.events[e].dice.size() == 1 && g.events[e].dice[0] == face;
+    return false;
+}
+
 void add(Evaluation& sum, const Evaluation& e, double w) {
     sum.total += w * e.total;
     sum.material += w * e.material;
@@ -614,18 +631,54 @@ std::string changes(const Evaluation& before, const Evaluation& after) {
 
 Evaluation AiBot::score(const core::GameState& base, const std::string& role, const core::Action& a,
                         int sample, int& budget) {
-    auto once = [&](int forced_face) {
+    auto play = [&](std::deque<int> forced, std::uint64_t fixed_roll, int fixed_face) {
         core::GameState g = base;
         g.rng.restore(base.rng.state() + static_cast<std::uint64_t>(sample) * 0x9e3779b97f4a7c15ull,
                       base.rng.inc());
-        if (forced_face > 0) g.forced_dice = {forced_face};
+        g.forced_dice = std::move(forced);
+        g.fixed_roll = fixed_roll;
+        g.fixed_face = fixed_face;
         --budget;
         rules_->apply(g, role, a);  // throws when the determinized state disagrees
-        // the forced face stays for the die thrown when the move ends, later in the rollout
+        // a forced face stays for the die thrown when the move ends, later in the rollout
         if (p_.lookahead) rollout(g, budget);
-        return evaluate(g, role);
+        g.fixed_face = 0;
+        return g;
     };
-    if (!attrition_risk(a, base.decision.step)) return once(0);
+    auto once = [&](int forced_face) {
+        return evaluate(play(forced_face > 0 ? std::deque<int>{forced_face} : base.forced_dice, 0, 0), role);
+    };
+    if (!attrition_risk(a, base.decision.step)) {
+        const core::GameState g = play(base.forced_dice, 0, 0);
+        // 14.4, 11.20: when the sample throws Napoleon's fate, the game turns on that one die (1:
+        // eliminated, the game over), so both of its outcomes are played, every other die as the
+        // sample's, and weighted 1/6 and 5/6. On the sample's one face, six samples of an attack
+        // on a lone Napoleon all saw him escape (seed 39641, Turn 7: the attack judged -2738
+        // against 324 for passing, and not made); in round 42's 42 games the Coalition attacked
+        // Napoleon's hex on 17 of the 39 combat phases it could.
+        const std::string fate = napoleon_fate_purpose(base);
+        if (fate.empty()) return evaluate(g, role);
+        std::uint64_t roll = base.rolls_made;  // the number of each of the sample's rolls
+        for (size_t e = base.events.size(); e < g.events.size(); ++e) {
+            const core::Event& ev = g.events[e];
+            if (ev.kind != core::Event::Kind::Roll) continue;
+            if (ev.purpose != fate || ev.forced) {
+                ++roll;
+                continue;
+            }
+            Evaluation mean;
+            for (const auto& [face, w] : {std::pair<int, double>{1, 1.0 / 6.0}, {6, 5.0 / 6.0}}) {
+                // (any face but 1 lets him escape: the sample's own is played again only for 1)
+                const bool as_fell = face == 1 ? ev.dice[0] == 1 : ev.dice[0] != 1;
+                const core::GameState c = as_fell ? g : play(base.forced_dice, roll, face);
+                if (!threw_fate(c, base.events.size(), fate, as_fell ? ev.dice[0] : face))
+                    return evaluate(g, role);  // the path changed: the sample's own value
+                add(mean, evaluate(c, role), w);
+            }
+            return mean;
+        }
+        return evaluate(g, role);
+    }
     // each face gets its own share of the budget, so late faces are still played to the end
     // of the move (where the die is thrown) rather than judged before it
     const int total = budget;

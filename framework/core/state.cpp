@@ -260,6 +260,13 @@ std::vector<int> GameState::roll(int n, int sides, const std::string& purpose) {
             e.forced = true;
         } else {
             d = rng.die(sides);
+            if (fixed_face > 0 && i == 0 && rolls_made == fixed_roll) {
+                if (fixed_face > sides)
+                    throw RuleError("fixed die " + std::to_string(fixed_face) + " is not a result of a d" +
+                                    std::to_string(sides));
+                d = fixed_face;
+                e.forced = true;
+            }
         }
         e.dice.push_back(d);
     }
@@ -341,6 +348,10 @@ std::uint64_t GameState::hash() const {
     h.u64(forced_dice.size());
     for (int d : forced_dice) h.i64(d);
     h.u64(rolls_made);
+    if (fixed_face > 0) {
+        h.u64(fixed_roll);
+        h.i64(fixed_face);
+    }
     h.str(decision.role);
     h.str(decision.step);
     h.str(decision.prompt);

@@ -138,6 +138,11 @@ public:
     Rng rng;
     std::deque<int> forced_dice;  // consumed in order before the RNG
     std::uint64_t rolls_made = 0;
+    // The first die of roll number `fixed_roll` (counted by rolls_made) shows `fixed_face`, the RNG
+    // drawn as usual: a search plays one die's outcomes with every other die as it fell (the AI's
+    // 11.20 fate). 0: none. Not saved; hashed only when set.
+    std::uint64_t fixed_roll = 0;
+    int fixed_face = 0;
 
     // ---- decision and events ----
     Decision decision;

@@ -1247,6 +1247,53 @@ TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened onl
     CHECK(threat(12, 1, true) == Approx(0.0));
 }
 
+TEST_CASE("14.4, 11.20, 10.1: the Coalition AI attacks a lone Napoleon next to its stack, his fate die weighed at its odds", "[ai]") {
+    // 11.20: an attack on an unaccompanied Commander throws his fate at once, a 1 eliminating him
+    // (14.4: the Coalition wins). The attack was judged on its samples' own fate dice: on seed
+    // 39641, Turn 7, all six saw him escape, the attack looked 3062 worse than passing (the
+    // threat term for a lone Napoleon next to a Coalition stack), and no attack was made. Each
+    // bot seed samples other dice; every one must make the attack.
+    Game g = load_1814();
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 30 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "combat.order", 5)) continue;
+        const core::GameState& at = s.state();
+        // a Coalition stack that may attack, and an empty hex next to it for Napoleon
+        std::string from, nap;
+        for (const auto& a : s.actions("coalition")) {
+            if (a.kind != "attack" || a.args.size() < 2 || !nap.empty()) continue;
+            for (hex::Hex h : hex::ring(*g.def->map.parse_label(a.args[0]), 1)) {
+                if (!free_hex(g, at, h)) continue;
+                core::GameState st = at;
+                st.move_piece(st.find_piece("napoleon"), core::Location::at(h));
+                auto s2 = session_with(g, s, st);
+                const std::string want = "attack " + a.args[0] + " " + g.def->map.label(h);
+                for (const auto& b : s2.actions("coalition"))
+                    if (b.text() == want) {
+                        from = a.args[0];
+                        nap = g.def->map.label(h);
+                    }
+                if (!nap.empty()) break;
+            }
+        }
+        if (nap.empty()) continue;
+        core::GameState st = at;
+        st.move_piece(st.find_piece("napoleon"), core::Location::at(*g.def->map.parse_label(nap)));
+        auto s2 = session_with(g, s, st);
+        bool alone = false;
+        REQUIRE(ai::enemy_napoleon(s2.state(), "coalition", &alone) == nap);
+        REQUIRE(alone);
+        for (std::uint64_t bot_seed = 1; bot_seed <= 6; ++bot_seed) {
+            ai::AiBot bot(ai::Level::Normal, bot_seed);
+            INFO("game seed " << seed << ", bot seed " << bot_seed << ": Napoleon at " << nap << ", the stack at " << from);
+            CHECK(bot.choose(s2, "coalition") == "attack " + from + " " + nap);
+        }
+        ++checked;
+    }
+    CHECK(checked == 2);
+}
+
 TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linked depots, and the cities its link needs", "[ai]") {
     Game g = load_1814();
     const auto paris = *g.def->map.parse_label("5420");

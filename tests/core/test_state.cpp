@@ -83,6 +83,28 @@ TEST_CASE("forced dice come first, are logged as forced, and are checked", "[sta
     CHECK_THROWS_AS(s.roll(1, 6, "x"), RuleError);
 }
 
+TEST_CASE("a fixed roll shows its face and leaves every other die as it fell", "[state]") {
+    GameState a(tiny_module()), b(tiny_module());
+    a.rng.seed(7);
+    b.rng.seed(7);
+    const std::uint64_t hash_unset = b.hash();
+    b.fixed_roll = 1;  // the second roll's first die
+    b.fixed_face = 1;
+    CHECK(b.hash() != hash_unset);  // a state that will roll differently hashes differently
+    const auto a0 = a.roll(1, 6, "x"), b0 = b.roll(1, 6, "x");
+    CHECK(a0 == b0);
+    CHECK_FALSE(b.events.back().forced);
+    const auto a1 = a.roll(2, 6, "y"), b1 = b.roll(2, 6, "y");
+    CHECK(b1[0] == 1);
+    CHECK(b1[1] == a1[1]);  // the RNG was drawn for the fixed die too
+    CHECK(b.events.back().forced);
+    CHECK(a.roll(3, 6, "z") == b.roll(3, 6, "z"));
+    CHECK(a.rng.state() == b.rng.state());
+    GameState c(tiny_module());
+    c.fixed_face = 9;
+    CHECK_THROWS_AS(c.roll(1, 6, "x"), RuleError);
+}
+
 TEST_CASE("pieces are always in exactly one stack", "[state]") {
     auto def = tiny_module();
     GameState s(def);
