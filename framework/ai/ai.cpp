@@ -132,12 +132,12 @@ std::string napoleon_fate_purpose(const core::GameState& g) {
     }
     return "";
 }
-// Whether `g` threw the die `purpose` with `face` after its first `from` events.
-bool threw_fate(const core::GameState& g, size_t from, const std::string& purpose, int face) {
+// The roll numbered `number` (GameState::rolls_made before it) among g's events after its first
+// `from`, whose first roll was numbered `first`; nullptr if g made no such roll.
+const core::Event* roll_numbered(const core::GameState& g, size_t from, std::uint64_t first, std::uint64_t number) {
     for (size_t e = from; e < g.events.size(); ++e)
-        if (g.events[e].kind == core::Event::Kind::Roll && g.events[e].purpose == purpose)
-            return g.events[e].dice.size() == 1 && g.events[e].dice[0] == face;
-    return false;
+        if (g.events[e].kind == core::Event::Kind::Roll && first++ == number) return &g.events[e];
+    return nullptr;
 }
 
 void add(Evaluation& sum, const Evaluation& e, double w) {
@@ -645,9 +645,7 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
         g.fixed_face = 0;
         return g;
     };
-    auto once = [&](int forced_face) {
-        return evaluate(play(forced_face > 0 ? std::deque<int>{forced_face} : base.forced_dice, 0, 0), role);
-    };
+    auto once = [&](int forced_face) { return evaluate(play({forced_face}, 0, 0), role); };
     if (!attrition_risk(a, base.decision.step)) {
         const core::GameState g = play(base.forced_dice, 0, 0);
         // 14.4, 11.20: when the sample throws Napoleon's fate, the game turns on that one die (1:
@@ -668,10 +666,14 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
             }
             Evaluation mean;
             for (const auto& [face, w] : {std::pair<int, double>{1, 1.0 / 6.0}, {6, 5.0 / 6.0}}) {
-                // (any face but 1 lets him escape: the sample's own is played again only for 1)
-                const bool as_fell = face == 1 ? ev.dice[0] == 1 : ev.dice[0] != 1;
-                const core::GameState c = as_fell ? g : play(base.forced_dice, roll, face);
-                if (!threw_fate(c, base.events.size(), fate, as_fell ? ev.dice[0] : face))
+                // any face but 1 lets him escape: the sample itself is that outcome, or the 1
+                if (face == 1 ? ev.dice[0] == 1 : ev.dice[0] != 1) {
+                    add(mean, evaluate(g, role), w);
+                    continue;
+                }
+                const core::GameState c = play(base.forced_dice, roll, face);
+                const core::Event* r = roll_numbered(c, base.events.size(), base.rolls_made, roll);
+                if (!r || r->purpose != fate)
                     return evaluate(g, role);  // the path changed: the sample's own value
                 add(mean, evaluate(c, role), w);
             }

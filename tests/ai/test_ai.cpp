@@ -1261,26 +1261,26 @@ TEST_CASE("14.4, 11.20, 10.1: the Coalition AI attacks a lone Napoleon next to i
         const core::GameState& at = s.state();
         // a Coalition stack that may attack, and an empty hex next to it for Napoleon
         std::string from, nap;
+        std::optional<session::Session> placed;
         for (const auto& a : s.actions("coalition")) {
-            if (a.kind != "attack" || a.args.size() < 2 || !nap.empty()) continue;
+            if (a.kind != "attack" || a.args.size() < 2 || placed) continue;
             for (hex::Hex h : hex::ring(*g.def->map.parse_label(a.args[0]), 1)) {
                 if (!free_hex(g, at, h)) continue;
                 core::GameState st = at;
                 st.move_piece(st.find_piece("napoleon"), core::Location::at(h));
                 auto s2 = session_with(g, s, st);
                 const std::string want = "attack " + a.args[0] + " " + g.def->map.label(h);
-                for (const auto& b : s2.actions("coalition"))
-                    if (b.text() == want) {
-                        from = a.args[0];
-                        nap = g.def->map.label(h);
-                    }
-                if (!nap.empty()) break;
+                const auto offered = s2.actions("coalition");
+                if (std::none_of(offered.begin(), offered.end(), [&](const core::Action& b) { return b.text() == want; }))
+                    continue;
+                from = a.args[0];
+                nap = g.def->map.label(h);
+                placed.emplace(std::move(s2));
+                break;
             }
         }
-        if (nap.empty()) continue;
-        core::GameState st = at;
-        st.move_piece(st.find_piece("napoleon"), core::Location::at(*g.def->map.parse_label(nap)));
-        auto s2 = session_with(g, s, st);
+        if (!placed) continue;
+        session::Session& s2 = *placed;
         bool alone = false;
         REQUIRE(ai::enemy_napoleon(s2.state(), "coalition", &alone) == nap);
         REQUIRE(alone);
