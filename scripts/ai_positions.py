@@ -41,13 +41,17 @@ to see what the AI faced without re-running its decisions:
          within five hexes of Paris the rules let take a train (7.3: a Commander, in General
          Supply; `vedette-cli actions`) as hex@distance:ready/units, and the hexes within five that
          got a train that Turn (round 36)
+  beside at the start of each Turn's combat phase from Turn 8 (the moves over): the Coalition's
+         stacks next to Paris as hex:units, 'dN' when N of them are disrupted, 'F' under a forage
+         marker (10.1: neither may attack), '!' when it attacked Paris that Turn; 'S' after the
+         Turn when the south is held (14.4: Paris then wins); totals over the saves (round 44)
   losses per Turn, read from the log alone: the Coalition's combat units disrupted and eliminated
          by 6.4 (out of supply, a failed forage roll among them), by march attrition (8.7) and by
          combat (11.18, 8.5), its stacks that failed to forage (6.3), and the French Commanders'
          12.1 moves that ended on a Coalition depot (RULINGS S-4, M-27: it supplies nobody while
          he stands there); the totals are per game, for Turns 1-6 (Winter) and 7-12
 
-Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|trains|losses|attacks|windows} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|beside|trains|losses|attacks|windows} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -215,8 +219,8 @@ def turn_columns(row, total, per, columns, total_key):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "trains", "losses", "attacks",
-                                     "windows"])
+    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "beside", "trains", "losses",
+                                     "attacks", "windows"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
@@ -297,6 +301,28 @@ def main():
                 total[band + ", attackers next to him"] += bool(ready)
                 total[band + ", attackers next to him, attacked"] += bool(ready) and attacked
                 row.append(f"T{turn}:{band}" + (f"[{','.join(map(str, ready))}]" if ready else "") + "!" * attacked)
+        elif args.what == "beside":
+            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "combat" and e["turn"] >= 8).items()):
+                at = stacks(replay(args, save, i))
+                _, south = paris_and_south(at, unit)
+                cells = []
+                for h, ps in sorted(at.items()):
+                    units = [p for p in ps if unit(p, "coalition")]
+                    if dist(h, PARIS) != 1 or not units:
+                        continue
+                    forage = any(p["type"] == "forage" for p in ps)
+                    disrupted = sum(p["face"] == "disrupted" for p in units)
+                    attacked = any(e["turn"] == turn and e["role"] == "coalition" and e["action"] == f"attack {h} {PARIS}"
+                                   for e in save["log"])
+                    total["stacks"] += 1
+                    total["under a forage marker"] += forage
+                    total["with a disrupted unit"] += disrupted > 0
+                    total["able to attack (10.1)"] += can_attack(ps)
+                    total["able, the south held"] += can_attack(ps) and south
+                    total["able, the south held, attacked"] += can_attack(ps) and south and attacked
+                    total["attacked"] += attacked
+                    cells.append(f"{h}:{len(units)}" + (f"d{disrupted}" if disrupted else "") + "F" * forage + "!" * attacked)
+                row.append(f"T{turn}{'S' if south else ''}[{' '.join(cells)}]")
         elif args.what == "trains":
             per = collections.defaultdict(collections.Counter)
             given = collections.Counter()  # (Turn, hex): the Coalition's trains there (7.1, 7.4)
