@@ -44,7 +44,7 @@ to see what the AI faced without re-running its decisions:
   beside at the start of each Turn's combat phase from Turn 8 (the moves over): the Coalition's
          stacks next to Paris as hex:units, 'dN' when N of them are disrupted, 'F' under a forage
          marker (10.1: neither may attack), '!' when it attacked Paris that Turn; 'S' after the
-         Turn when the south is held (14.4: Paris then wins); totals over the saves (round 44)
+         Turn's number when the south is held (14.4: Paris then wins); totals over the saves (round 44)
   losses per Turn, read from the log alone: the Coalition's combat units disrupted and eliminated
          by 6.4 (out of supply, a failed forage roll among them), by march attrition (8.7) and by
          combat (11.18, 8.5), its stacks that failed to forage (6.3), and the French Commanders'
