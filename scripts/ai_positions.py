@@ -302,6 +302,7 @@ def main():
                 total[band + ", attackers next to him, attacked"] += bool(ready) and attacked
                 row.append(f"T{turn}:{band}" + (f"[{','.join(map(str, ready))}]" if ready else "") + "!" * attacked)
         elif args.what == "beside":
+            ordered = {(a["turn"], a["from"]) for a in attacks_on(save, PARIS)}
             for turn, i in sorted(first_index(save, lambda e: e["phase"] == "combat" and e["turn"] >= 8).items()):
                 at = stacks(replay(args, save, i))
                 _, south = paris_and_south(at, unit)
@@ -312,8 +313,7 @@ def main():
                         continue
                     forage = any(p["type"] == "forage" for p in ps)
                     disrupted = sum(p["face"] == "disrupted" for p in units)
-                    attacked = any(e["turn"] == turn and e["role"] == "coalition" and e["action"] == f"attack {h} {PARIS}"
-                                   for e in save["log"])
+                    attacked = (turn, h) in ordered
                     total["stacks"] += 1
                     total["under a forage marker"] += forage
                     total["with a disrupted unit"] += disrupted > 0
