@@ -385,6 +385,41 @@ bool plan_forced_march(const core::GameState& root, const std::string& role, con
     return to_decisive >= 0 && to_decisive <= 1;
 }
 
+// 14.4, 8.4: the stack that can enter an objective whose occupation wins by this Turn's end
+// (declared in ai.hpp).
+size_t AiBot::stack_entering_decisive(const core::GameState& g, const std::string& role,
+                                      const std::vector<core::Action>& acts, int& budget) {
+    if (!one_objective_short(g, role)) return acts.size();
+    size_t best = acts.size();
+    double best_v = -1e18;
+    for (size_t i = 0; i < acts.size(); ++i) {
+        const auto& a = acts[i];
+        if (a.kind != "move" || a.args.empty()) continue;
+        const int dn = decisive_distance(g, role, a.args[0]);
+        if (dn < 1 || dn > 5) continue;  // 8.4: five hexes at most, by a forced march
+        core::GameState c = g;
+        --budget;
+        try {
+            rules_->apply(c, role, a);
+            if (c.decision.step != "movement.stack" || c.decision.role != role) continue;
+            bool enters = false;
+            for (const auto& step : rules_->actions(c, role))
+                if ((step.kind == "to" || step.kind == "recon") && !step.args.empty() &&
+                    decisive_distance(c, role, step.args[0]) == 0)
+                    enters = true;
+            if (!enters) continue;
+        } catch (const std::exception&) {
+            continue;
+        }
+        const double v = stack_potential(g, role, a.args[0], true);
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+        }
+    }
+    return best;
+}
+
 // A stack's whole move at once (8.4): every hex it can reach with the steps offered (marches and
 // reconnaissance in force; forced marches where plan_forced_march allows), breadth first up to `plan_nodes` positions;
 // each valued as if the move ended there, march attrition (8.6-8.7) counted at its odds: the end
@@ -916,6 +951,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                     first = i;
                 }
             }
+        // 14.4, 8.4: a stack that can enter an objective whose occupation wins by this Turn's end
+        // (only an objective empty of enemy combat units can be entered) moves first, before the
+        // other moves change that. Ranked by stack_potential alone, another stack went first (seed
+        // 15890, Turn 11: Paris empty, the south held; a reconnaissance in force from 5220 pushed
+        // Meaux's French stack into Paris, 8.5, 11.11, and Barclay's stack, two hexes from Paris with
+        // its train, never had the chance).
+        const size_t entering = stack_entering_decisive(worlds[0], role, acts, budget);
+        if (entering < acts.size()) first = entering;
         if (first < acts.size()) {
             const std::string at = acts[first].args[0];
             moving_stack = at;

@@ -225,6 +225,12 @@ private:
     };
     MovePlan plan_move(const core::GameState& root, const std::string& role,
                        const std::vector<core::Action>& acts, int& budget);
+    // 14.4, 8.4: at `movement.choose` (`acts`), the `move` of the stack that can enter an
+    // objective whose occupation wins by this Turn's end (one_objective_short: a step `to` or
+    // `recon` onto it among the stack's first steps), the one worth most (stack_potential) if
+    // several can; acts.size() if none.
+    size_t stack_entering_decisive(const core::GameState& g, const std::string& role,
+                                   const std::vector<core::Action>& acts, int& budget);
     // 10.2: the Combat Commands to put behind an attack already ordered: for each offer, the
     // chance (over the die's six faces, asked of the rules) that the attack goes ahead; the
     // fewest CCs that reach the best chance. Returns the index in `acts`, -1 if not such a step.

@@ -216,6 +216,10 @@ constexpr double kPlanHold = 40.0;
 constexpr double kPlanKeep = 150.0;
 constexpr double kGarrison = 40.0;       // per defending combat unit in Paris, the last three Turns
 constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
+// both held before the Turn's combat phase is over: per half-OF of undisrupted units holding each
+// (up to 4.1's six OF), what the defender's attacks must overcome to retake one
+constexpr double kHoldGuardPerOf = 400.0;
+constexpr int kHoldGuardMaxOf2 = 12;
 constexpr double kStrikeNear = 3000.0;   // Paris within a march and an attack, the south held
 constexpr double kStrikeFar = 1500.0;    // within a forced march and an attack
 constexpr double kStrikePerOf = 250.0;   // the assault's force next to Paris, the south held
@@ -1004,6 +1008,28 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // both at once: the game is won at the end of this Turn unless the French retake one (14.4),
     // worth a good part of a win (a lone Napoleon's overrun is valued at its one-in-six odds)
     if (paris && south) cities_att += kHoldBoth;
+    // 14.4, 10.1, 11.6-11.7: held at this Turn's end, they win; until the combat phase is over the
+    // defender may still attack and retake one, and what stands in the way is the force holding
+    // it: per half-OF of the attacker's undisrupted units on Paris (and on the south's one city
+    // held), up to a hex's stacking (4.1), so the stacks still to move reinforce it. Without it a
+    // lone unit holding Paris looked as good as a full stack (seed 31731, Turn 11: one cavalry
+    // unit entered Paris, the stack two hexes away passed, and the French attack from Meaux
+    // retook it).
+    if (paris && south && p.combat_phase >= 0 && s.phase <= p.combat_phase) {
+        int southern_held = 0;
+        for (const auto& o : p.objectives)
+            if (!o.capital && has_unit(s, p, core::Location::at(o.hex), att_idx)) ++southern_held;
+        for (const auto& o : p.objectives) {
+            if (!o.capital && southern_held > 1) continue;  // either southern city suffices
+            int of2 = 0;
+            for (int i : s.stack(core::Location::at(o.hex))) {
+                const auto& pc = s.piece(i);
+                const size_t t = static_cast<size_t>(pc.type);
+                if (pc.owner == att_idx && p.unit[t] && pc.face != p.disrupted_face_of_unit) of2 += p.of2[t];
+            }
+            cities_att += kHoldGuardPerOf * std::min(of2, kHoldGuardMaxOf2);
+        }
+    }
     // Napoleon's safety (14.4: his loss ends the game): attacker OF adjacent to his hex versus
     // the defender's OF with him. On the last Turn no later Turn's march reaches him: only a stack
     // next to him (an attack, 10.1, 11.20) or one that may still move this Turn counts, and nothing

@@ -2532,3 +2532,126 @@ TEST_CASE("12.1, 6.2 (RULINGS S-4, M-27): an unguarded Coalition depot within an
     // the French view does not count the Coalition's exposure as its own
     CHECK(ai::evaluate(near, "french").supply == Approx(ai::evaluate(far, "french").supply));
 }
+
+TEST_CASE("14.4, 8.4: with the south held and Paris empty, the Coalition stack that can enter Paris moves first", "[ai]") {
+    // Seed 15890, Turn 11: Paris empty, the south held. The stack worth most by stack_potential
+    // moved first, and its reconnaissance in force (8.5) pushed Meaux's French stack into Paris;
+    // Barclay's stack two hexes from Paris, its train allocated, never had the chance.
+    // Here the stack ranked first (B, a lone Napoleon three hexes from it: the hunt) cannot reach
+    // Paris, the one that can (A, two hexes from it) would come second.
+    Game g = load_1814();
+    const int co = g.def->side_index("coalition");
+    const int fr = g.def->side_index("french");
+    const auto paris = *g.def->map.parse_label("5420");
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 30 && checked < 2; ++seed) {
+        auto s = start_1814(g, seed);
+        if (!play_to(s, seed, "movement.choose", 7)) continue;
+        std::vector<std::string> stacks;  // the hexes of the stacks with a train (8.2)
+        for (const auto& a : s.actions("coalition"))
+            if (a.kind == "move" && !a.args.empty()) stacks.push_back(a.args[0]);
+        if (stacks.size() < 2) continue;
+        core::GameState st = s.state();
+        auto pieces_at = [&](const std::string& label) {
+            return std::vector<int>(st.stack(core::Location::at(*g.def->map.parse_label(label))));
+        };
+        const std::vector<int> a_pieces = pieces_at(stacks[0]), b_pieces = pieces_at(stacks[1]);
+        // no French piece within two hexes of Paris (Paris empty, nothing in A's way)
+        for (int i = 0; i < st.piece_count(); ++i)
+            if (st.piece(i).owner == fr && st.piece(i).loc.is_hex() && hex::distance(st.piece(i).loc.hex, paris) <= 2)
+                st.move_piece(i, core::Location::nowhere());
+        // A: its Commander, its train and one combat unit, ready, at 5322; the others off the map
+        bool a_unit = false;
+        for (int i : a_pieces) {
+            const auto& ct = g.def->counter_types[static_cast<size_t>(st.piece(i).type)];
+            if (ct.category == "unit" && st.piece(i).owner == co) {
+                if (a_unit) {
+                    st.move_piece(i, core::Location::nowhere());
+                    continue;
+                }
+                a_unit = true;
+                st.set_face(i, 0);
+            }
+            st.move_piece(i, core::Location::at(*g.def->map.parse_label("5322")));
+        }
+        if (!a_unit) continue;
+        // B: its whole stack, ready, at 4820 (six hexes from Paris), Napoleon alone at 4718
+        for (int i : b_pieces) {
+            if (g.def->counter_types[static_cast<size_t>(st.piece(i).type)].category == "unit") st.set_face(i, 0);
+            st.move_piece(i, core::Location::at(*g.def->map.parse_label("4820")));
+        }
+        const int nap = st.find_piece("napoleon");
+        REQUIRE(nap >= 0);
+        st.move_piece(nap, core::Location::at(*g.def->map.parse_label("4718")));
+        for (int i : std::vector<int>(st.stack(core::Location::at(*g.def->map.parse_label("4718")))))
+            if (i != nap) st.move_piece(i, core::Location::nowhere());
+        // the south held: a Coalition unit of neither stack in Bordeaux (5929)
+        for (int i = 0; i < st.piece_count(); ++i) {
+            const auto& pc = st.piece(i);
+            if (pc.owner == co && pc.loc.is_hex() && g.def->counter_types[static_cast<size_t>(pc.type)].category == "unit" &&
+                std::find(a_pieces.begin(), a_pieces.end(), i) == a_pieces.end() &&
+                std::find(b_pieces.begin(), b_pieces.end(), i) == b_pieces.end()) {
+                st.move_piece(i, core::Location::at(*g.def->map.parse_label("5929")));
+                break;
+            }
+        }
+        auto s2 = session_with(g, s, st);
+        if (s2.decider() != "coalition" || s2.state().decision.step != "movement.choose") continue;
+        REQUIRE(ai::one_objective_short(s2.state(), "coalition"));
+        ai::set_supply_root(nullptr);
+        // B is worth more by stack_potential: without the rule above it would move first
+        REQUIRE(ai::stack_potential(s2.state(), "coalition", "4820", true) >
+                ai::stack_potential(s2.state(), "coalition", "5322", true));
+        ai::AiBot bot(ai::Level::Normal, seed);
+        const std::string act = bot.choose(s2, "coalition");
+        INFO("seed " << seed << ": " << act << " — " << bot.last_reason());
+        CHECK(act == "move 5322");
+        if (act != "move 5322") continue;
+        // and its move ends in Paris
+        REQUIRE(s2.apply("coalition", act).ok);
+        std::string to;
+        for (int k = 0; k < 6 && s2.decider() == "coalition" && s2.state().decision.step == "movement.stack"; ++k) {
+            to = bot.choose(s2, "coalition");
+            REQUIRE(s2.apply("coalition", to).ok);
+        }
+        bool in_paris = false;
+        for (int i : s2.state().stack(core::Location::at(paris)))
+            in_paris = in_paris || (s2.state().piece(i).owner == co &&
+                                    g.def->counter_types[static_cast<size_t>(s2.state().piece(i).type)].category == "unit");
+        CHECK(in_paris);
+        ++checked;
+    }
+    CHECK(checked >= 2);
+}
+
+TEST_CASE("14.4, 11.6-11.7: holding Paris and the south before the combat phase, the force holding Paris counts (the French may still retake it)", "[ai]") {
+    // Seed 31731, Turn 11: one cavalry unit entered Paris, the stack two hexes away passed, and the
+    // French attack from Meaux retook Paris in the combat phase.
+    Game g = load_1814();
+    const core::GameState base = campaign_on_turn(g, 9);
+    ai::set_supply_root(nullptr);
+    const core::GameState st = strike_position(g, base, "5321", 0, 4, 2);
+    const int co = g.def->side_index("coalition");
+    std::vector<int> units;
+    for (int i : st.stack(core::Location::at(*g.def->map.parse_label("5321"))))
+        if (st.piece(i).owner == co && g.def->counter_types[static_cast<size_t>(st.piece(i).type)].category == "unit") units.push_back(i);
+    REQUIRE(units.size() == 2);
+    const auto paris = core::Location::at(*g.def->map.parse_label("5420"));
+    core::GameState one = st, two = st;
+    one.set_face(units[0], 0);
+    two.set_face(units[0], 0);
+    two.set_face(units[1], 0);
+    one.move_piece(units[0], paris);
+    two.move_piece(units[0], paris);
+    two.move_piece(units[1], paris);
+    for (const char* phase : {"movement", "combat"}) {
+        one.phase = two.phase = g.def->phase_index(phase);
+        REQUIRE(ai::holds_victory(one, "coalition"));
+        INFO(phase);
+        CHECK(ai::evaluate(two, "coalition").cities > ai::evaluate(one, "coalition").cities + 500);
+        CHECK(ai::evaluate(two, "french").cities < ai::evaluate(one, "french").cities - 500);
+    }
+    // once the combat phase is over no attack can retake it this Turn: the units count alike
+    one.phase = two.phase = g.def->phase_index("commanders");
+    CHECK(ai::evaluate(two, "coalition").cities == Approx(ai::evaluate(one, "coalition").cities));
+}
