@@ -955,8 +955,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // (only an objective empty of enemy combat units can be entered) moves first, before the
         // other moves change that. Ranked by stack_potential alone, another stack went first (seed
         // 15890, Turn 11: Paris empty, the south held; a reconnaissance in force from 5220 pushed
-        // Meaux's French stack into Paris, 8.5, 11.11, and Barclay's stack, two hexes from Paris with
-        // its train, never had the chance).
+        // Meaux's French stack into Paris, 8.5, 11.11, and Barclay's stack, two hexes from Paris
+        // with its train, never had the chance).
         const size_t entering = stack_entering_decisive(worlds[0], role, acts, budget);
         if (entering < acts.size()) first = entering;
         if (first < acts.size()) {

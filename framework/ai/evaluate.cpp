@@ -1025,7 +1025,8 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             for (int i : s.stack(core::Location::at(o.hex))) {
                 const auto& pc = s.piece(i);
                 const size_t t = static_cast<size_t>(pc.type);
-                if (pc.owner == att_idx && p.unit[t] && pc.face != p.disrupted_face_of_unit) of2 += p.of2[t];
+                if (pc.owner == att_idx && p.unit[t] && pc.face != p.disrupted_face_of_unit)
+                    of2 += p.of2[t];
             }
             cities_att += kHoldGuardPerOf * std::min(of2, kHoldGuardMaxOf2);
         }
