@@ -402,11 +402,12 @@ size_t AiBot::stack_entering_decisive(const core::GameState& g, const std::strin
         try {
             rules_->apply(c, role, a);
             if (c.decision.step != "movement.stack" || c.decision.role != role) continue;
-            bool enters = false;
-            for (const auto& step : rules_->actions(c, role))
-                if ((step.kind == "to" || step.kind == "recon") && !step.args.empty() &&
-                    decisive_distance(c, role, step.args[0]) == 0)
-                    enters = true;
+            const auto steps = rules_->actions(c, role);
+            const bool enters =
+                std::any_of(steps.begin(), steps.end(), [&](const core::Action& step) {
+                    return (step.kind == "to" || step.kind == "recon") && !step.args.empty() &&
+                           decisive_distance(c, role, step.args[0]) == 0;
+                });
             if (!enters) continue;
         } catch (const std::exception&) {
             continue;

@@ -58,6 +58,7 @@ struct Profile {
     int combat_phase = -1;                     // the phase "combat" (10-11), if the module has one
     std::string cc_track;                      // 9.1: the attacker's Combat Commands left ("<side>_cc")
     std::string attacks_closed_var;            // 10.6, 10.2 b: "attacks_closed_<side>" (the cnw series)
+    std::string defender_attacks_closed_var;   // the same for the defender
 };
 
 std::map<const core::ModuleDef*, Profile>& profiles() {
@@ -139,6 +140,7 @@ const Profile& profile(const core::ModuleDef& d) {
         p.defender = "french";
         p.cc_track = p.attacker + "_cc";
         p.attacks_closed_var = "attacks_closed_" + p.attacker;
+        p.defender_attacks_closed_var = "attacks_closed_" + p.defender;
         const std::pair<const char*, const char*> obj[] = {
             {"5420", "Paris"}, {"5929", "Bordeaux"}, {"4832", "Marseilles"}};
         for (const auto& [label, name] : obj) {
@@ -216,7 +218,7 @@ constexpr double kPlanHold = 40.0;
 constexpr double kPlanKeep = 150.0;
 constexpr double kGarrison = 40.0;       // per defending combat unit in Paris, the last three Turns
 constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
-// both held before the Turn's combat phase is over: per half-OF of undisrupted units holding each
+// both held before the defender's attacks are over: per half-OF of undisrupted units holding each
 // (up to 4.1's six OF), what the defender's attacks must overcome to retake one
 constexpr double kHoldGuardPerOf = 400.0;
 constexpr int kHoldGuardMaxOf2 = 12;
@@ -728,11 +730,11 @@ const TracedField* traced_field(const core::GameState& s, const Profile& p, int 
     return it->second.ok ? &it->second : nullptr;
 }
 
-// The attacker's attacks are over for this Turn: the combat phase ended, or it declined further
-// attacks or failed an order (10.6, 10.2 b; the cnw series marks that with
-// `attacks_closed_<side>`, reset when the phase begins).
-bool attacks_over(const core::GameState& s, const Profile& p) {
-    const core::Value& closed = s.var(p.attacks_closed_var);
+// A side's attacks are over for this Turn: the combat phase ended, or it declined further attacks
+// or failed an order (10.6, 10.2 b; the cnw series marks that with `attacks_closed_<side>`,
+// `closed_var`, reset when the phase begins).
+bool attacks_over(const core::GameState& s, const Profile& p, const std::string& closed_var) {
+    const core::Value& closed = s.var(closed_var);
     return p.combat_phase >= 0 &&
            (s.phase > p.combat_phase || (s.phase == p.combat_phase && closed.is_bool() && closed.as_bool()));
 }
@@ -894,7 +896,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         // value and an attack risked it: on seed 79192, Turn 12, the stack next to Paris passed.
         // (10.6, 10.2 b: so is it once the attacker declined further attacks or failed an order;
         // the cnw series marks that with `attacks_closed_<side>`, reset when the phase begins)
-        const bool combat_over = attacks_over(s, p);
+        const bool combat_over = attacks_over(s, p, p.attacks_closed_var);
         const bool last_assault = last_two_turns(s);
         if ((last_assault || one_short) && !(any && combat_over)) {
             std::vector<double> force(p.objectives.size(), 0);
@@ -1008,14 +1010,15 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // both at once: the game is won at the end of this Turn unless the French retake one (14.4),
     // worth a good part of a win (a lone Napoleon's overrun is valued at its one-in-six odds)
     if (paris && south) cities_att += kHoldBoth;
-    // 14.4, 10.1, 11.6-11.7: held at this Turn's end, they win; until the combat phase is over the
-    // defender may still attack and retake one, and what stands in the way is the force holding
-    // it: per half-OF of the attacker's undisrupted units on Paris (and on the south's one city
-    // held), up to a hex's stacking (4.1), so the stacks still to move reinforce it. Without it a
-    // lone unit holding Paris looked as good as a full stack (seed 31731, Turn 11: one cavalry
-    // unit entered Paris, the stack two hexes away passed, and the French attack from Meaux
-    // retook it).
-    if (paris && south && p.combat_phase >= 0 && s.phase <= p.combat_phase) {
+    // 14.4, 10.1, 11.6-11.7: held at this Turn's end, they win; until the defender's attacks are
+    // over (the combat phase ended, or it declined or failed an order: 10.6, 10.2 b) it may still
+    // attack and retake one, and what stands in the way is the force holding it: per half-OF of the
+    // attacker's undisrupted units on Paris (and on the south's one city held), up to a hex's
+    // stacking (4.1), so the stacks still to move reinforce it. Without it a lone unit holding
+    // Paris looked as good as a full stack (seed 31731, Turn 11: one cavalry unit entered Paris,
+    // the stack two hexes away passed, and the French attack from Meaux retook it).
+    if (paris && south && p.combat_phase >= 0 &&
+        !attacks_over(s, p, p.defender_attacks_closed_var)) {
         int southern_held = 0;
         for (const auto& o : p.objectives)
             if (!o.capital && has_unit(s, p, core::Location::at(o.hex), att_idx)) ++southern_held;
@@ -1037,7 +1040,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     // once the combat phase is over (seed 23771, Turn 12: Barclay left a hex next to Paris, the
     // south held, to stand two hexes from a lone Napoleon).
     const bool last_turn = length > 0 && s.turn >= length;
-    if (nap_hex && !(last_turn && attacks_over(s, p))) {
+    if (nap_hex && !(last_turn && attacks_over(s, p, p.attacks_closed_var))) {
         // one pass over the stacks: the OF on and next to his hex, whether he is escorted, and
         // the nearest attacker unit that threatens him (8.9, 11.20: alone, he is overrun by any
         // stack that reaches his hex, and a fate die of 1 loses the game; the attacker's hunt,

@@ -2624,7 +2624,7 @@ TEST_CASE("14.4, 8.4: with the south held and Paris empty, the Coalition stack t
     CHECK(checked >= 2);
 }
 
-TEST_CASE("14.4, 11.6-11.7: holding Paris and the south before the combat phase, the force holding Paris counts (the French may still retake it)", "[ai]") {
+TEST_CASE("14.4, 11.6-11.7, 10.6: holding Paris and the south before the French attacks are over, the force holding Paris counts (the French may still retake it)", "[ai]") {
     // Seed 31731, Turn 11: one cavalry unit entered Paris, the stack two hexes away passed, and the
     // French attack from Meaux retook Paris in the combat phase.
     Game g = load_1814();
@@ -2644,6 +2644,9 @@ TEST_CASE("14.4, 11.6-11.7: holding Paris and the south before the combat phase,
     one.move_piece(units[0], paris);
     two.move_piece(units[0], paris);
     two.move_piece(units[1], paris);
+    // the French attacks still open (10.6: reset when the combat phase begins)
+    one.set_var("attacks_closed_french", core::Value(false));
+    two.set_var("attacks_closed_french", core::Value(false));
     for (const char* phase : {"movement", "combat"}) {
         one.phase = two.phase = g.def->phase_index(phase);
         REQUIRE(ai::holds_victory(one, "coalition"));
@@ -2651,7 +2654,14 @@ TEST_CASE("14.4, 11.6-11.7: holding Paris and the south before the combat phase,
         CHECK(ai::evaluate(two, "coalition").cities > ai::evaluate(one, "coalition").cities + 500);
         CHECK(ai::evaluate(two, "french").cities < ai::evaluate(one, "french").cities - 500);
     }
-    // once the combat phase is over no attack can retake it this Turn: the units count alike
+    // once the French declined or failed an order (10.6, 10.2 b) no attack can retake it this
+    // Turn: the units count alike
+    one.set_var("attacks_closed_french", core::Value(true));
+    two.set_var("attacks_closed_french", core::Value(true));
+    CHECK(ai::evaluate(two, "coalition").cities == Approx(ai::evaluate(one, "coalition").cities));
+    // nor once the combat phase is over
+    one.set_var("attacks_closed_french", core::Value(false));
+    two.set_var("attacks_closed_french", core::Value(false));
     one.phase = two.phase = g.def->phase_index("commanders");
     CHECK(ai::evaluate(two, "coalition").cities == Approx(ai::evaluate(one, "coalition").cities));
 }
