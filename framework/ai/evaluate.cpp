@@ -38,6 +38,8 @@ struct Profile {
     std::vector<bool> unit, napoleon, genuine_train, commander;
     std::vector<int> cr;             // per counter type: a Commander's rating (CR, 10.2), else 0
     std::vector<bool> shortens_game;  // 14.12: Bernadotte and his Swedish corps
+    int shortened_length =
+        0;  // 14.12: the game's length once they cross the Rhine (0: no such rule)
     std::vector<bool> held_until_turn4;  // 14.8: Soult's and Wellington's commands
     const core::RegionDef* east_of_rhine = nullptr;
     int disrupted_face_of_unit = 1;
@@ -136,6 +138,7 @@ const Profile& profile(const core::ModuleDef& d) {
     p.forage_type = d.counter_type_index("forage");
     if (d.id == "napoleon_1814") {
         p.east_of_rhine = d.map.region("east_of_rhine");
+        p.shortened_length = 10;  // 14.12 (rules/main.lua hooks.game_length)
         p.attacker = "coalition";
         p.defender = "french";
         p.cc_track = p.attacker + "_cc";
@@ -203,6 +206,11 @@ constexpr double kHuntFar = 2000.0;   // within 5 (a forced march, 8.4)
 // The same threat seen by the evaluation: a lone Napoleon with attacker units within 3 (5) hexes.
 constexpr double kNapoleonExposedNear = 3000.0;
 constexpr double kNapoleonExposedFar = 1000.0;
+// 14.12: each Turn a crossing of the Rhine by the Swedes takes from the game (two before Turn 11),
+// on the scale of a won game (10^6): about a fifth of the games the AI wins as the Coalition are
+// won on Turns 11-12, so two Turns are worth more than a fate die against a lone Napoleon (a sixth
+// of a game) and far more than four divisions
+constexpr double kTurnTaken = 150000.0;
 // Beyond a forced march of a lone Napoleon (6 to kApproachHexes hexes): per hex the attacker's
 // nearest hunter (a stack with a Commander and an undisrupted combat unit) comes nearer him, so a
 // stack closes in over the Turns to come (14.4, 8.9, 11.20; the hunt above takes the chance once
@@ -795,8 +803,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         return false;
     };
     // 14.12: Bernadotte or a Swedish unit west of the Rhine cuts the game to 10 Turns: two Turns
-    // fewer for the Coalition to reach its objectives.
-    bool shortened = s.var("bernadotte_crossed").is_bool() && s.var("bernadotte_crossed").as_bool();
+    // fewer for the Coalition to reach its objectives. Once crossed, every position shares it.
+    const bool crossed =
+        s.var("bernadotte_crossed").is_bool() && s.var("bernadotte_crossed").as_bool();
+    bool shortened = false;
     for (const auto& pc : s.pieces()) {
         if (pc.owner < 0) continue;
         const size_t t = static_cast<size_t>(pc.type);
@@ -1153,7 +1163,13 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     (void)nap_hex_own2;
     (void)enemy_of2_at;
     const double sign = (att_idx == role_idx) ? 1.0 : -1.0;
-    if (shortened) e.length = -sign * 300;
+    // 14.12: the Turns a crossing now takes from the game (checked at the Turn's end: on Turns 1-10
+    // both of the last two, on Turn 11 the last, on Turn 12 none). Seed 7973: the Swedes
+    // force-marched onto a lone Napoleon on Turn 9 (valued -300 then), he escaped, and the game was
+    // lost at the end of Turn 10 with the south held and Paris's garrison all disrupted. Nothing is
+    // taken from a game won at this Turn's end (Paris and the south held, 14.4).
+    if (shortened && !crossed && length > 0 && p.shortened_length > 0 && !(paris && south))
+        e.length = -sign * kTurnTaken * std::max(0, length - std::max(p.shortened_length, s.turn));
     e.objectives = sign * obj_att;
     e.cities = sign * cities_att;
     e.napoleon = -sign * nap;

@@ -2665,3 +2665,47 @@ TEST_CASE("14.4, 11.6-11.7, 10.6: holding Paris and the south before the French 
     one.phase = two.phase = g.def->phase_index("commanders");
     CHECK(ai::evaluate(two, "coalition").cities == Approx(ai::evaluate(one, "coalition").cities));
 }
+
+TEST_CASE(
+    "14.12: a Swedish unit west of the Rhine costs the Coalition the Turns it takes from the game, "
+    "not a token",
+    "[ai]") {
+    Game g = load_1814();
+    const hex::Hex east =
+        *g.def->map.parse_label("4613");  // Munster, where the Swedes arrive (13.2)
+    const hex::Hex west =
+        *g.def->map.parse_label("5016");  // where seed 7973's Swedes went on Turn 9
+    REQUIRE(g.def->map.in_region(east, "east_of_rhine"));
+    REQUIRE_FALSE(g.def->map.in_region(west, "east_of_rhine"));
+    // what moving the Swedish division from east to west of the Rhine costs in `role`'s evaluation
+    auto cost = [&](int turn, bool crossed, const std::string& role, bool both_held = false) {
+        core::GameState st = campaign_on_turn(g, turn);
+        if (crossed) st.set_var("bernadotte_crossed", core::Value(true));
+        if (both_held) {  // Coalition units in Paris and Bordeaux: won at this Turn's end (14.4)
+            st.move_piece(st.find_piece("co_sw2"),
+                          core::Location::at(*g.def->map.parse_label("5420")));
+            st.move_piece(st.find_piece("co_sw3"),
+                          core::Location::at(*g.def->map.parse_label("5929")));
+        }
+        const int sw = st.find_piece("co_sw1");
+        REQUIRE(sw >= 0);
+        core::GameState stays = st, goes = st;
+        stays.move_piece(sw, core::Location::at(east));
+        goes.move_piece(sw, core::Location::at(west));
+        return ai::evaluate(stays, role).length - ai::evaluate(goes, role).length;
+    };
+    // Turns 1-10: the game ends after Turn 10, not 12: two Turns taken
+    const double two = cost(9, false, "coalition");
+    CHECK(two >= 250000);  // was 300: a fate die against a lone Napoleon (1/6 of 10^6) paid for it
+    CHECK(cost(3, false, "coalition") == Approx(two));
+    CHECK(cost(10, false, "coalition") == Approx(two));
+    // Turn 11: the crossing ends the game after it (one Turn); Turn 12: nothing is taken
+    CHECK(cost(11, false, "coalition") == Approx(two / 2));
+    CHECK(cost(12, false, "coalition") == Approx(0));
+    // once a Swede has crossed, the game is 10 Turns whatever else moves: no position pays for it
+    CHECK(cost(9, true, "coalition") == Approx(0));
+    // nothing is taken from a game won at this Turn's end
+    CHECK(cost(9, false, "coalition", true) == Approx(0));
+    // the French see it the other way round
+    CHECK(cost(9, false, "french") == Approx(-two));
+}
