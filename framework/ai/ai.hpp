@@ -108,6 +108,9 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
 // terrain), to rank candidates before the exact value of the best few.
 double depot_value(const core::GameState& s, const std::string& role, const std::string& hex,
                    bool train_here = false, bool approximate = false);
+// 7.2: what a depot made now costs in Supply Trains over the Turns left (one each later Turn),
+// on the scale of depot_value: charged to a depot made, credited to one converted (7.1).
+double depot_cost(const core::GameState& s);
 // 7.7-7.8: whether a train of `role` at `hex` could become a depot this Turn (a friendly city, or
 // one a friendly stack holds, linked to the USS by the depot chain), asked of `rules` with a probe
 // train there and the depot step open; true when it cannot tell (no rules, no such counter).

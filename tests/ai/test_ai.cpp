@@ -2709,3 +2709,77 @@ TEST_CASE(
     // the French see it the other way round
     CHECK(cost(9, false, "french") == Approx(-two));
 }
+
+TEST_CASE(
+    "7.1, 7.2: converting a depot gives back the Supply Train it costs in every later Turn: the "
+    "Coalition AI converts one that keeps one unit in supply, and keeps one that supplies an army",
+    "[ai]") {
+    Game g = load_1814();
+    // the Coalition's set-up depots at 6233 (Wellington's army on and around it, supplied by it
+    // alone) and 4522 (the Bohemian chain's first link), the French at random, to the Coalition's
+    // first 7.1 decision, then set on Turn 9 (Spring; three Turns left after this one)
+    auto s = at_setup_depot(g);
+    for (const char* a : {"depot 6233", "depot 4522", "done"}) REQUIRE(s.apply("coalition", a).ok);
+    session::RandomBot fr(1);
+    for (int i = 0; i < 200 && !s.over() &&
+                    !(s.decider() == "coalition" && s.state().decision.step == "supply.convert");
+         ++i)
+        REQUIRE(s.apply(s.decider(), fr.choose(s, s.decider())).ok);
+    REQUIRE(s.state().decision.step == "supply.convert");
+    core::GameState army = s.state();
+    army.turn = 9;
+    // what converting the depot at `hex` costs in supply (the units it alone keeps in supply, 6.4;
+    // the stacks next to two others it spares a forage marker, 7.6 b)
+    auto supply_loss = [&](const core::GameState& st, const std::string& hex) {
+        core::GameState after = st;
+        core::Action convert;
+        convert.kind = "convert";
+        convert.args = {hex};
+        g.rules->apply(after, "coalition", convert);
+        return ai::evaluate(st, "coalition").supply - ai::evaluate(after, "coalition").supply;
+    };
+    // a depot far behind the fronts (Brest, 6620: no lead towards an objective, no city beyond the
+    // net), cut off from the chain (7.8: converting it cuts no link), that keeps one line unit in
+    // supply: Wellington's stack with one of its units there
+    core::GameState one = army;
+    const hex::Hex brest = *g.def->map.parse_label("6620");
+    {
+        int spare = -1;  // a Coalition Supply Train counter off the map
+        for (int i = 0; i < one.piece_count() && spare < 0; ++i)
+            if (one.piece(i).owner == g.def->side_index("coalition") &&
+                !one.piece(i).loc.is_hex() &&
+                g.def->counter_types[static_cast<size_t>(one.piece(i).type)].id ==
+                    "coalition_supply")
+                spare = i;
+        REQUIRE(spare >= 0);
+        const int depot_face =
+            g.def->counter_types[static_cast<size_t>(one.piece(spare).type)].face_index("depot");
+        REQUIRE(depot_face >= 0);
+        one.move_piece(spare, core::Location::at(brest));
+        one.set_face(spare, depot_face);
+        one.move_piece(one.find_piece("wellington"), core::Location::at(brest));
+        one.move_piece(one.find_piece("co_br3"), core::Location::at(brest));
+    }
+    const double one_loss = supply_loss(one, "6620");
+    const double army_loss = supply_loss(army, "6233");
+    INFO("supply lost converting 6233 (the army) " << army_loss << ", 6620 (one unit) " << one_loss
+                                                   << "; depot_cost " << ai::depot_cost(one));
+    // the premises: one unit's supply is worth more than the one Turn's upkeep the evaluation
+    // counts (kDepotUpkeep 6 and the train on the map 1.5), less than the trains of the Turns left;
+    // Wellington's army's (the forage its depot spares his stacks) far more
+    REQUIRE(one_loss > 7.5);
+    REQUIRE(one_loss < ai::depot_cost(one));
+    REQUIRE(army_loss > 2 * ai::depot_cost(army));
+    ai::AiBot a(ai::Level::Normal, 3), b(ai::Level::Normal, 3);
+    CHECK(a.choose(session_with(g, s, one), "coalition") == "convert 6620");
+    CHECK(b.choose(session_with(g, s, army), "coalition") == "pass");
+    // in Winter (Turn 5) trains are passed for want of marches in supply (8.2), and the depot's
+    // upkeep is not credited: the same depot is kept, though its unit's supply (doubled in
+    // Winter) is worth less than the trains of the Turns left
+    core::GameState winter = one;
+    winter.turn = 5;
+    INFO("Winter: supply lost converting 6620 " << supply_loss(winter, "6620") << ", depot_cost " << ai::depot_cost(winter));
+    REQUIRE(supply_loss(winter, "6620") < ai::depot_cost(winter));
+    ai::AiBot c(ai::Level::Normal, 3);
+    CHECK(c.choose(session_with(g, s, winter), "coalition") == "pass");
+}
