@@ -1157,8 +1157,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     // one Turn's share only (kDepotUpkeep): outside Winter it is credited as a depot made is
     // charged (depot_cost). Without it a depot that kept a few units in supply was never converted
     // (seed 49, Turn 9: Wellington's set-up depot at 6233, his army gone on towards Bordeaux,
-    // valued 32 below keeping it, the +7.5 of the upkeep and the train included; the Coalition's
-    // six depots then took six of its twelve trains a Turn, 7.2). In Winter trains are passed
+    // valued 32 below keeping it, the +7.5 of the upkeep and the train included; by Turn 12 its
+    // six depots took six of its twelve trains a Turn, 7.2). In Winter trains are passed
     // for want of marches in supply (8.2: two a Turn on Turns 1-2) and the chain's depots carry
     // the advance the rollout does not see: credited there, the Bohemian chain's first depot was
     // converted on Turns 1 and 2 of every game, and of 41 games 27 were won against 33 (+5 -11).
