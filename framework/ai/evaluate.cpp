@@ -38,8 +38,8 @@ struct Profile {
     std::vector<bool> unit, napoleon, genuine_train, commander;
     std::vector<int> cr;             // per counter type: a Commander's rating (CR, 10.2), else 0
     std::vector<bool> shortens_game;  // 14.12: Bernadotte and his Swedish corps
-    int shortened_length =
-        0;  // 14.12: the game's length once they cross the Rhine (0: no such rule)
+    // 14.12: the game's length once they cross the Rhine (0: no such rule)
+    int shortened_length = 0;
     std::vector<bool> held_until_turn4;  // 14.8: Soult's and Wellington's commands
     const core::RegionDef* east_of_rhine = nullptr;
     int disrupted_face_of_unit = 1;

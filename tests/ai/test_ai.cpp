@@ -2681,10 +2681,10 @@ TEST_CASE(
     auto cost = [&](int turn, bool crossed, const std::string& role, bool both_held = false) {
         core::GameState st = campaign_on_turn(g, turn);
         if (crossed) st.set_var("bernadotte_crossed", core::Value(true));
-        if (both_held) {  // Coalition units in Paris and Bordeaux: won at this Turn's end (14.4)
-            st.move_piece(st.find_piece("co_sw2"),
+        if (both_held) {  // British units in Paris and Bordeaux: won at this Turn's end (14.4)
+            st.move_piece(st.find_piece("co_br3"),
                           core::Location::at(*g.def->map.parse_label("5420")));
-            st.move_piece(st.find_piece("co_sw3"),
+            st.move_piece(st.find_piece("co_br4"),
                           core::Location::at(*g.def->map.parse_label("5929")));
         }
         const int sw = st.find_piece("co_sw1");
