@@ -5,12 +5,15 @@ vedette-tournament prints one line per game on standard error ("game N (ai as co
 coalition wins, turn T, ..."); the same seed gives the same game until the two versions decide
 differently. Given each version's logs, this prints each one's wins (95% Wilson interval) and
 mean length, and on the games both played the wins and the seeds only one of them won (+ for B,
-- for A).
+- for A). With each version's save directories (`vedette-tournament --save-dir`), it also counts
+the games both saved that were played action for action alike (the same actions in their logs).
 
-Usage:  scripts/ai_compare.py --a LOG... --b LOG... [--side coalition|french]
+Usage:  scripts/ai_compare.py --a LOG... --b LOG... [--side coalition|french] [--saves DIR_A DIR_B]
 """
 import argparse
+import json
 import math
+import os
 import re
 import sys
 
@@ -31,6 +34,24 @@ def load(paths, side):
     return games
 
 
+def actions(path):
+    """The actions of a save's log, in order."""
+    try:
+        with open(path) as f:
+            return [e["action"] for e in json.load(f)["log"]]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        sys.exit(f"ai_compare: {path}: not a readable save ({err})")
+
+
+def alike(dir_a, dir_b):
+    """The saves both directories hold (by file name, e.g. ai-as-coalition-SEED.json), and how many
+    of them have the same actions."""
+    names = sorted(set(n for n in os.listdir(dir_a) if n.endswith(".json")) &
+                   set(n for n in os.listdir(dir_b) if n.endswith(".json")))
+    same = sum(actions(os.path.join(dir_a, n)) == actions(os.path.join(dir_b, n)) for n in names)
+    return len(names), same
+
+
 def wilson(k, n, z=1.96):
     if n == 0:
         return 0.0, 0.0
@@ -45,7 +66,12 @@ def main():
     ap.add_argument("--a", nargs="+", required=True, help="version A's tournament logs (standard error)")
     ap.add_argument("--b", nargs="+", required=True, help="version B's")
     ap.add_argument("--side", default="coalition", help="the side the AI played (default coalition)")
+    ap.add_argument("--saves", nargs=2, metavar=("DIR_A", "DIR_B"),
+                    help="the two versions' save directories: count the games played alike")
     args = ap.parse_args()
+    for d in args.saves or []:
+        if not os.path.isdir(d):
+            sys.exit(f"ai_compare: {d}: not a directory")
     a, b = load(args.a, args.side), load(args.b, args.side)
     for name, g in (("A", a), ("B", b)):
         won = sum(w for w, _ in g.values())
@@ -60,6 +86,9 @@ def main():
     if plus or minus:
         print("  B won, A lost: " + " ".join(map(str, plus)))
         print("  A won, B lost: " + " ".join(map(str, minus)))
+    if args.saves:
+        n, same = alike(*args.saves)
+        print(f"saved by both: {n}, played action for action alike: {same}")
 
 
 if __name__ == "__main__":
