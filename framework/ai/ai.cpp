@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <deque>
 #include <iostream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -632,6 +633,57 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     return plan;
 }
 
+double AiBot::move_gain(const core::GameState& root, const std::string& role,
+                        const std::string& hex, int& budget) {
+    constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    core::GameState g = root;
+    // each choice before the stack's turn to move is declined where the rules let it be (no more
+    // depots, no rallies, the other side's stacks pass): the move is weighed against the
+    // position as the depot step leaves it
+    for (int n = 0; n < 40; ++n) {
+        if (!g.result.empty() || g.decision.role.empty() || budget <= 0) return kUnknown;
+        const auto acts = rules_->actions(g, g.decision.role);
+        if (acts.empty()) return kUnknown;
+        if (g.decision.role == role && g.decision.step == "movement.choose") {
+            const core::Action* move = nullptr;
+            const core::Action* pass = nullptr;
+            for (const auto& a : acts) {
+                if (a.kind == "move" && !a.args.empty() && a.args[0] == hex) move = &a;
+                if (a.kind == "pass" && train_hex(a) == hex) pass = &a;
+            }
+            if (!move || !pass) return kUnknown;
+            try {
+                core::GameState stay = g;
+                --budget;
+                rules_->apply(stay, role, *pass);
+                const double stay_v = evaluate(stay, role).total;
+                --budget;
+                rules_->apply(g, role, *move);
+                if (g.decision.step != "movement.stack" || g.decision.role != role) return kUnknown;
+                const MovePlan mp = plan_move(g, role, rules_->actions(g, role), budget);
+                if (mp.value < -1e17) return kUnknown;
+                return mp.value - stay_v;
+            } catch (const std::exception&) {
+                return kUnknown;
+            }
+        }
+        const core::Action* pick = nullptr;
+        for (const auto& a : acts)
+            if (a.kind == "done" || a.kind == "pass") {
+                pick = &a;
+                break;
+            }
+        if (!pick) return kUnknown;
+        try {
+            --budget;
+            rules_->apply(g, g.decision.role, *pick);
+        } catch (const std::exception&) {
+            return kUnknown;
+        }
+    }
+    return kUnknown;
+}
+
 void AiBot::rollout(core::GameState& g, int& budget, const std::string& stop_role, const std::string& stop_step) {
     for (int n = 0; n < p_.rollout_steps; ++n) {
         if (!g.result.empty() || g.decision.role.empty()) return;
@@ -898,6 +950,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             value[top] = v + rng_.below(1000) / 1e6;
         }
     }
+    std::vector<std::string> notes(acts.size());  // what a designer should read besides the value
     if (step == "supply.depot" || step == "supply.setup_depot") {
         // 7.7 (14.1 at set-up): a depot is worth the supply and the forward reach it brings, net of
         // the train it costs in every later Turn (7.2) and of the move its stack gives up (the
@@ -909,7 +962,32 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             if (a.kind == "depot" && !a.args.empty()) {
                 const bool here = step == "supply.depot";
                 v = depot_value(worlds[0], role, a.args[0], here);
-                if (here) v -= stack_potential(worlds[0], role, a.args[0], true);
+                if (here) {
+                    // the move the depot takes the train from, valued by stack_potential; when
+                    // that decides against the depot, the move is planned as movement.choose will
+                    // plan it, and a move that would not beat passing costs the depot nothing
+                    // (seed 23812, Turn 8: the train on Chaumont, the depot plan's site with its
+                    // cities held, was kept for a move worth 206 by stack_potential; the stack
+                    // then passed, its move 8.5 below staying, and no depot was made)
+                    const double forgone = stack_potential(worlds[0], role, a.args[0], true);
+                    if (v > 0 && forgone > v) {
+                        const double gain = move_gain(worlds[0], role, a.args[0], budget);
+                        const bool charged = std::isnan(gain) || gain > 0;
+                        v -= charged ? forgone : 0.0;
+                        std::ostringstream n;
+                        n.precision(1);
+                        n << std::fixed << "the stack's move, planned, ";
+                        if (std::isnan(gain))
+                            n << "could not be weighed";
+                        else
+                            n << "gains " << gain << " over passing";
+                        n << (charged ? ": the depot is charged" : ": the depot is not charged")
+                          << " the move's stack_potential " << forgone;
+                        notes[i] = n.str();
+                    } else {
+                        v -= forgone;
+                    }
+                }
             }
             value[i] = v + rng_.below(1000) / 1e6;
             scored[i] = true;
@@ -1204,6 +1282,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         why << " [" << acts.size() << " actions, " << (p_.apply_budget - budget) << " applies]";
         reason_ = why.str();
     }
+    if (any && !notes[best].empty()) reason_ += "; " + notes[best];
     if (!held_back.empty()) reason_ += "; held back, out of supply on arrival (13.4, 6.4):" + held_back;
     explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
     // a train that bought no progress: that stack gets trains last for a while (7.3)

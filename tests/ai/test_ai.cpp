@@ -1,8 +1,9 @@
 // The AI layer: registration, determinism for a seed, decisions from the role's view only.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -2782,4 +2783,44 @@ TEST_CASE(
     REQUIRE(supply_loss(winter, "6620") < ai::depot_cost(winter));
     ai::AiBot c(ai::Level::Normal, 3);
     CHECK(c.choose(session_with(g, s, winter), "coalition") == "pass");
+}
+
+TEST_CASE(
+    "7.7, 8.2: the Coalition AI makes the depot its stack's train can make when the stack's move "
+    "would not beat passing, and keeps the train for a move that wins (seed 23812, Turn 8)",
+    "[ai]") {
+    Game g = load_1814();
+    // seed 23812 (normal against random), Turn 8, the Coalition's depot step (7.7): Gyulai's
+    // stack of three ready units on Chaumont (4922), the depot plan's site with the cities its
+    // link needs held, has its train. On main before this change the depot was refused for the
+    // stack's move (stack_potential 206), and at the movement step the stack passed, its planned
+    // move 8.5 below staying: the train was spent on nothing. (The position is the game's state
+    // there, replayed from its log by `vedette-cli play --script`.)
+    std::ifstream in(std::string(VEDETTE_SOURCE_DIR) +
+                     "/tests/ai/data/seed23812_turn8_depot_step.json");
+    REQUIRE(in);
+    const core::GameState st = core::state_from_json(g.def, nlohmann::json::parse(in));
+    REQUIRE(st.turn == 8);
+    REQUIRE(st.decision.step == "supply.depot");
+    REQUIRE(st.decision.role == "coalition");
+    auto s = start_1814(g, 23812);
+    bool offered = false;
+    for (const auto& a : g.rules->actions(const_cast<core::GameState&>(st), "coalition"))
+        offered = offered || (a.kind == "depot" && a.args == std::vector<std::string>{"4922"});
+    REQUIRE(offered);
+    ai::AiBot a(ai::Level::Normal, 23812);
+    const std::string made = a.choose(session_with(g, s, st), "coalition");
+    INFO(a.explain());
+    CHECK(made == "depot 4922");
+    // the same stack when its move wins the game: Bordeaux held by a British unit and Paris
+    // emptied (14.4), five hexes away, a forced march outside Winter (8.4): its train moves it
+    core::GameState wins = st;
+    wins.move_piece(wins.find_piece("co_br3"), core::Location::at(*g.def->map.parse_label("5929")));
+    for (int i : std::vector<int>(wins.stack(core::Location::at(*g.def->map.parse_label("5420")))))
+        if (wins.piece(i).owner == g.def->side_index("french"))
+            wins.move_piece(i, core::Location::nowhere());
+    ai::AiBot b(ai::Level::Normal, 23812);
+    const std::string kept = b.choose(session_with(g, s, wins), "coalition");
+    INFO(b.explain());
+    CHECK(kept != "depot 4922");
 }
