@@ -23,6 +23,10 @@ namespace {
 constexpr double kStalledGain = 2.0;
 constexpr int kStalledTurns = 2;
 constexpr double kStalledFactor = 0.3;
+// 7.3, 8.2: at an allocation, how many of the best stacks' moves may be planned (move_gain), and
+// how much of a stack's train value must be its move for that to be asked
+constexpr int kMoveChecks = 2;
+constexpr double kMoveCheckMin = 10.0;
 // 10.2: the order test's chance that is enough (a die of 3 or more): more CCs go to other attacks.
 constexpr double kOrderTestEnough = 4.0 / 6.0 - 1e-9;
 // Dice samples for an attack on an objective (its outcome may decide the game).
@@ -906,6 +910,9 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     std::vector<Evaluation> outcome(acts.size());  // the mean evaluation after each candidate
     std::vector<bool> scored(acts.size(), false);
     bool direct = false;  // values are the train scores below, not evaluations
+    std::vector<std::string> notes(acts.size());  // what a designer should read besides the value
+    std::string
+        passed_over;  // supply.allocate: the stacks whose planned moves would not beat passing
     if (step == "supply.allocate") {
         // 7.3/7.7: a train lets a stack move or rally, or makes a depot. Stacks are scored by
         // what moving them is worth; depots by a steady value (supply lines for the advance);
@@ -914,7 +921,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // ranked with cheap values first (depots judged against the root's supply field); the
         // best depots are then valued exactly, and asked of the rules whether they can be made
         // this Turn (7.8), until the best candidate is settled
-        std::vector<double> stack_v(acts.size(), -1);
+        std::vector<double> stack_v(acts.size(), -1), standing_v(acts.size(), 0);
         std::vector<bool> depot_candidate(acts.size(), false), settled(acts.size(), true);
         for (size_t i = 0; i < acts.size(); ++i) {
             const auto& a = acts[i];
@@ -922,10 +929,13 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             if (a.kind == "allocate" && !a.args.empty()) {
                 const bool stack = a.label.find("stack") != std::string::npos;
                 const bool depot = a.label.find("depot") != std::string::npos;
-                stack_v[i] = v = stack ? stack_potential(worlds[0], role, a.args[0]) : 0;
+                stack_v[i] = v =
+                    stack ? stack_potential(worlds[0], role, a.args[0], false, &standing_v[i]) : 0;
                 if (auto it = stalled_.find(role + " " + a.args[0]);
-                    stack && it != stalled_.end() && s.state().turn - it->second <= kStalledTurns)
+                    stack && it != stalled_.end() && s.state().turn - it->second <= kStalledTurns) {
                     stack_v[i] = v = v * kStalledFactor;
+                    standing_v[i] *= kStalledFactor;
+                }
                 if (depot) {
                     const double dv = depot_value(worlds[0], role, a.args[0], false, true);
                     if (dv > v) {
@@ -949,8 +959,50 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                 v = std::max(v, depot_value(worlds[0], role, acts[top].args[0]));
             value[top] = v + rng_.below(1000) / 1e6;
         }
+        // 7.3, 8.2: the train goes to the stack worth most, by stack_potential. When most of that
+        // is its move, the move is planned as movement.choose will plan it (move_gain, once a
+        // Turn per stack); a move that would not beat passing leaves the train only what it gives
+        // where the stack stands (a forage marker kept off, a rally). Seed 23805, Turns 7 and 8:
+        // Giulay's stack on Chaumont, a city of the depot plan, took the Turn's first train
+        // (182 and 94) and passed both times, its planned move 105 and 66 below staying.
+        if (s.state().turn != alloc_gain_turn_) {
+            alloc_gain_.clear();
+            alloc_gain_turn_ = s.state().turn;
+        }
+        for (int check = 0; check < kMoveChecks; ++check) {
+            size_t top = 0;
+            for (size_t i = 1; i < acts.size(); ++i)
+                if (value[i] > value[top]) top = i;
+            const auto& a = acts[top];
+            if (a.kind != "allocate" || a.args.empty() || stack_v[top] <= 0 ||
+                value[top] > stack_v[top] + 1e-3)
+                break;
+            if (stack_v[top] - standing_v[top] < kMoveCheckMin)
+                break;  // the train's worth is mostly standing
+            const std::string key = role + " " + a.args[0];
+            auto it = alloc_gain_.find(key);
+            if (it == alloc_gain_.end()) {
+                double gain = std::numeric_limits<double>::quiet_NaN();
+                core::GameState g = worlds[0];
+                try {
+                    --budget;
+                    rules_->apply(g, role, a);
+                    gain = move_gain(g, role, a.args[0], budget);
+                } catch (const std::exception&) {
+                }
+                it = alloc_gain_.emplace(key, gain).first;
+            }
+            const double gain = it->second;
+            if (std::isnan(gain) || gain > 0) break;
+            std::ostringstream n;
+            n.precision(1);
+            n << std::fixed << " " << a.args[0] << " (its move " << gain
+              << " over passing: " << standing_v[top] << " standing, not " << stack_v[top] << ")";
+            passed_over += n.str();
+            stack_v[top] = standing_v[top];
+            value[top] = standing_v[top] + rng_.below(1000) / 1e6;
+        }
     }
-    std::vector<std::string> notes(acts.size());  // what a designer should read besides the value
     if (step == "supply.depot" || step == "supply.setup_depot") {
         // 7.7 (14.1 at set-up): a depot is worth the supply and the forward reach it brings, net of
         // the train it costs in every later Turn (7.2) and of the move its stack gives up (the
@@ -969,11 +1021,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                     // (seed 23812, Turn 8: the train on Chaumont, the depot plan's site with its
                     // cities held, was kept for a move worth 206 by stack_potential; the stack
                     // then passed, its move 8.5 below staying, and no depot was made)
-                    const double forgone = stack_potential(worlds[0], role, a.args[0], true);
+                    double standing = 0;
+                    const double forgone =
+                        stack_potential(worlds[0], role, a.args[0], true, &standing);
                     if (v > 0 && forgone > v) {
                         const double gain = move_gain(worlds[0], role, a.args[0], budget);
                         const bool charged = std::isnan(gain) || gain > 0;
-                        v -= charged ? forgone : 0.0;
+                        // (a stack that stays keeps what the train gives it standing, 7.6, 8.1)
+                        v -= charged ? forgone : standing;
                         std::ostringstream n;
                         n.precision(1);
                         n << std::fixed << "the stack's move, planned, ";
@@ -981,8 +1036,11 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                             n << "could not be weighed";
                         else
                             n << "gains " << gain << " over passing";
-                        n << (charged ? ": the depot is charged" : ": the depot is not charged")
-                          << " the move's stack_potential " << forgone;
+                        if (charged)
+                            n << ": the depot is charged the move's stack_potential " << forgone;
+                        else
+                            n << ": the depot is charged what the train gives standing, "
+                              << standing << ", not " << forgone;
                         notes[i] = n.str();
                     } else {
                         v -= forgone;
@@ -1283,6 +1341,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         reason_ = why.str();
     }
     if (any && !notes[best].empty()) reason_ += "; " + notes[best];
+    if (!passed_over.empty())
+        reason_ += "; moves planned, no better than passing (8.2):" + passed_over;
     if (!held_back.empty()) reason_ += "; held back, out of supply on arrival (13.4, 6.4):" + held_back;
     explanation_ = head + acts[best].text() + " (" + acts[best].label + ") — " + reason_;
     // a train that bought no progress: that stack gets trains last for a while (7.3)

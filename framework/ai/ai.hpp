@@ -99,8 +99,12 @@ std::string attacker_progress(const core::GameState& s, script::RulesHost* rules
 // 6.6 deems supplied). The reinforcements phase is the Turn's last: the next supply phase finds it
 // there and disrupts it.
 bool arrives_out_of_supply(const core::GameState& after, const std::string& piece);
+// What a Supply Train on the stack at `hex` is worth to `role` (7.3): its move (8.2, 8.4) and what
+// the train brings where the stack stands. `standing`, when given, receives the latter alone:
+// the forage marker it keeps off (7.6), the rally (8.1) and the last Turns' assault (10.1), which
+// the train gives even when the stack does not move.
 double stack_potential(const core::GameState& s, const std::string& role, const std::string& hex,
-                       bool ignore_train = false);
+                       bool ignore_train = false, double* standing = nullptr);
 // What a depot at `hex` is worth to `role` (the units it would bring into supply).
 // `train_here`: a train already stands at `hex` and the question is whether to make it the depot
 // (7.7), rather than whether to send one there (7.4).
@@ -262,6 +266,10 @@ private:
     // brought it no nearer its objective): role + hex -> the Turn. A stack there gets trains
     // after the others for two Turns (terrain, rivers or the supply field hold it back).
     std::map<std::string, int> stalled_;
+    // 7.3, 8.2: per "role hex", the planned move's gain over passing (move_gain) of a stack an
+    // allocation looked at this Turn (alloc_gain_turn_)
+    std::map<std::string, double> alloc_gain_;
+    int alloc_gain_turn_ = -1;
     std::string reason_;
     std::string explanation_;
     // the positions (hashes of the role's view) seen in the current run of a repeated step

@@ -1864,7 +1864,9 @@ bool arrives_out_of_supply(const core::GameState& after, const std::string& piec
     return unsupplied[pc.owner].count(key(pc.loc.hex)) > 0;
 }
 
-double stack_potential(const core::GameState& s, const std::string& role, const std::string& label, bool ignore_train) {
+double stack_potential(const core::GameState& s, const std::string& role, const std::string& label,
+                       bool ignore_train, double* standing) {
+    if (standing) *standing = 0;
     const core::ModuleDef& d = s.def();
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);
@@ -2046,6 +2048,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
                 if (decisive >> oi & 1u) rally = std::max(rally, kStrikeNear);
                 if (last_two_turns(s)) rally = std::max(rally, kAssaultTrainPerOf * stack_of2());
             }
+        if (standing) *standing = assault + forage + rally;
         return own * 2.0 * std::min(dist, 5.0) * reach + lead_gain + hunt + strike + plan + assault + forage + rally;
     }
     // the defender: stacks with enemies near can strike (or must get away)
@@ -2057,6 +2060,7 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             if (pc.owner >= 0 && pc.owner != role_idx && p.unit[static_cast<size_t>(pc.type)]) ++enemies;
         }
     }
+    if (standing) *standing = forage;
     return own * (enemies > 0 ? 4.0 : 1.0) + forage;
 }
 

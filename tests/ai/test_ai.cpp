@@ -2824,3 +2824,31 @@ TEST_CASE(
     INFO(b.explain());
     CHECK(kept != "depot 4922");
 }
+
+TEST_CASE(
+    "7.3, 8.2: the Coalition AI gives no train for a move the stack would not make; the train goes "
+    "to a stack that moves (seed 23805, Turn 7)",
+    "[ai]") {
+    Game g = load_1814();
+    // seed 23805 (normal against random), the Coalition's first allocation of Turn 7 (7.4):
+    // Giulay's stack on Chaumont (4922), a city of the depot plan, was worth 182 by
+    // stack_potential and took the Turn's first train; at the movement step it passed, its planned
+    // move 105 below staying (8.2: the train discarded). Epinal's stack (4722), next at 87, moved
+    // three hexes on. (The game's state there, replayed from its log by `vedette-cli play
+    // --script`.)
+    std::ifstream in(std::string(VEDETTE_SOURCE_DIR) +
+                     "/tests/ai/data/seed23805_turn7_allocation.json");
+    REQUIRE(in);
+    const core::GameState st = core::state_from_json(g.def, nlohmann::json::parse(in));
+    REQUIRE(st.turn == 7);
+    REQUIRE(st.decision.step == "supply.allocate");
+    REQUIRE(st.decision.role == "coalition");
+    auto s = start_1814(g, 23805);
+    ai::AiBot a(ai::Level::Normal, 23805);
+    const std::string first = a.choose(session_with(g, s, st), "coalition");
+    INFO(a.explain());
+    CHECK(first != "allocate 4922");
+    CHECK(first == "allocate 4722");
+    // the explanation names the stack passed over and why (docs/ai.md, "Explaining decisions")
+    CHECK(a.explain().find("no better than passing (8.2): 4922") != std::string::npos);
+}
