@@ -149,6 +149,18 @@ session::Session session_with(const Game& g, const session::Session& s, const co
     j.erase("state_hash");
     return session::Session::from_json(g.def, g.rules, j);
 }
+// A position of a real game kept under tests/ai/data (its `state`, replayed from a tournament
+// save's log by `vedette-cli play --script`), at the Coalition's decision `step` on Turn `turn`.
+core::GameState game_position(const Game& g, const std::string& file, int turn,
+                              const std::string& step) {
+    std::ifstream in(std::string(VEDETTE_SOURCE_DIR) + "/tests/ai/data/" + file);
+    REQUIRE(in);
+    const core::GameState st = core::state_from_json(g.def, nlohmann::json::parse(in));
+    REQUIRE(st.turn == turn);
+    REQUIRE(st.decision.step == step);
+    REQUIRE(st.decision.role == "coalition");
+    return st;
+}
 }  // namespace
 
 TEST_CASE("ai bot kinds are registered with the session's make_bot", "[ai]") {
@@ -2792,17 +2804,11 @@ TEST_CASE(
     Game g = load_1814();
     // seed 23812 (normal against random), Turn 8, the Coalition's depot step (7.7): Gyulai's
     // stack of three ready units on Chaumont (4922), the depot plan's site with the cities its
-    // link needs held, has its train. On main before this change the depot was refused for the
+    // link needs held, has its train. Before round 47 the depot was refused for the
     // stack's move (stack_potential 206), and at the movement step the stack passed, its planned
-    // move 8.5 below staying: the train was spent on nothing. (The position is the game's state
-    // there, replayed from its log by `vedette-cli play --script`.)
-    std::ifstream in(std::string(VEDETTE_SOURCE_DIR) +
-                     "/tests/ai/data/seed23812_turn8_depot_step.json");
-    REQUIRE(in);
-    const core::GameState st = core::state_from_json(g.def, nlohmann::json::parse(in));
-    REQUIRE(st.turn == 8);
-    REQUIRE(st.decision.step == "supply.depot");
-    REQUIRE(st.decision.role == "coalition");
+    // move 8.5 below staying: the train was spent on nothing.
+    const core::GameState st =
+        game_position(g, "seed23812_turn8_depot_step.json", 8, "supply.depot");
     auto s = start_1814(g, 23812);
     bool offered = false;
     for (const auto& a : g.rules->actions(const_cast<core::GameState&>(st), "coalition"))
@@ -2834,15 +2840,9 @@ TEST_CASE(
     // Giulay's stack on Chaumont (4922), a city of the depot plan, was worth 182 by
     // stack_potential and took the Turn's first train; at the movement step it passed, its planned
     // move 105 below staying (8.2: the train discarded). Epinal's stack (4722), next at 87, moved
-    // three hexes on. (The game's state there, replayed from its log by `vedette-cli play
-    // --script`.)
-    std::ifstream in(std::string(VEDETTE_SOURCE_DIR) +
-                     "/tests/ai/data/seed23805_turn7_allocation.json");
-    REQUIRE(in);
-    const core::GameState st = core::state_from_json(g.def, nlohmann::json::parse(in));
-    REQUIRE(st.turn == 7);
-    REQUIRE(st.decision.step == "supply.allocate");
-    REQUIRE(st.decision.role == "coalition");
+    // three hexes on.
+    const core::GameState st =
+        game_position(g, "seed23805_turn7_allocation.json", 7, "supply.allocate");
     auto s = start_1814(g, 23805);
     ai::AiBot a(ai::Level::Normal, 23805);
     const std::string first = a.choose(session_with(g, s, st), "coalition");
