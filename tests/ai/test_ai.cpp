@@ -2811,7 +2811,8 @@ TEST_CASE(
         game_position(g, "seed23812_turn8_depot_step.json", 8, "supply.depot");
     auto s = start_1814(g, 23812);
     bool offered = false;
-    for (const auto& a : g.rules->actions(const_cast<core::GameState&>(st), "coalition"))
+    core::GameState listing = st;  // (the rules' listing may use the state as scratch)
+    for (const auto& a : g.rules->actions(listing, "coalition"))
         offered = offered || (a.kind == "depot" && a.args == std::vector<std::string>{"4922"});
     REQUIRE(offered);
     ai::AiBot a(ai::Level::Normal, 23812);
