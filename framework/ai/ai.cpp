@@ -23,8 +23,8 @@ namespace {
 constexpr double kStalledGain = 2.0;
 constexpr int kStalledTurns = 2;
 constexpr double kStalledFactor = 0.3;
-// 7.3, 8.2: at an allocation, how many of the best stacks' moves may be planned (move_gain), and
-// how much of a stack's train value must be its move for that to be asked
+// 7.3, 7.7, 8.2: at an allocation or a depot step, how many stacks' moves may be planned
+// (move_gain), and how much of a stack's train value must be its move for an allocation to ask
 constexpr int kMoveChecks = 2;
 constexpr double kMoveCheckMin = 10.0;
 // 10.2: the order test's chance that is enough (a die of 3 or more): more CCs go to other attacks.
@@ -1008,47 +1008,49 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         // the train it costs in every later Turn (7.2) and of the move its stack gives up (the
         // train on a stack is that stack's move); making no more depots is worth nothing.
         direct = true;
+        const bool here = step == "supply.depot";
+        std::vector<double> depot_v(acts.size(), 0), forgone(acts.size(), 0),
+            standing(acts.size(), 0);
+        std::vector<size_t> hinge;  // depots worth something that the forgone move decides against
         for (size_t i = 0; i < acts.size(); ++i) {
             const auto& a = acts[i];
-            double v = 0;
             if (a.kind == "depot" && !a.args.empty()) {
-                const bool here = step == "supply.depot";
-                v = depot_value(worlds[0], role, a.args[0], here);
-                if (here) {
-                    // the move the depot takes the train from, valued by stack_potential; when
-                    // that decides against the depot, the move is planned as movement.choose will
-                    // plan it, and a move that would not beat passing costs the depot nothing
-                    // (seed 23812, Turn 8: the train on Chaumont, the depot plan's site with its
-                    // cities held, was kept for a move worth 206 by stack_potential; the stack
-                    // then passed, its move 8.5 below staying, and no depot was made)
-                    double standing = 0;
-                    const double forgone =
-                        stack_potential(worlds[0], role, a.args[0], true, &standing);
-                    if (v > 0 && forgone > v) {
-                        const double gain = move_gain(worlds[0], role, a.args[0], budget);
-                        const bool charged = std::isnan(gain) || gain > 0;
-                        // (a stack that stays keeps what the train gives it standing, 7.6, 8.1)
-                        v -= charged ? forgone : standing;
-                        std::ostringstream n;
-                        n.precision(1);
-                        n << std::fixed << "the stack's move, planned, ";
-                        if (std::isnan(gain))
-                            n << "could not be weighed";
-                        else
-                            n << "gains " << gain << " over passing";
-                        if (charged)
-                            n << ": the depot is charged the move's stack_potential " << forgone;
-                        else
-                            n << ": the depot is charged what the train gives standing, "
-                              << standing << ", not " << forgone;
-                        notes[i] = n.str();
-                    } else {
-                        v -= forgone;
-                    }
-                }
+                depot_v[i] = depot_value(worlds[0], role, a.args[0], here);
+                if (here)
+                    forgone[i] = stack_potential(worlds[0], role, a.args[0], true, &standing[i]);
+                if (here && depot_v[i] > 0 && forgone[i] > depot_v[i]) hinge.push_back(i);
             }
-            value[i] = v + rng_.below(1000) / 1e6;
+            value[i] = depot_v[i] - forgone[i] + rng_.below(1000) / 1e6;
             scored[i] = true;
+        }
+        // The move the depot takes the train from is valued by stack_potential; where that decides
+        // against the depot, the move is planned as movement.choose will plan it (the depots that
+        // would lead without the charge first, at most kMoveChecks), and a move that would not beat
+        // passing costs the depot only what the train gives the stack standing (7.6, 8.1). Seed
+        // 23812, Turn 8: the train on Chaumont, the depot plan's site with its cities held, was
+        // kept for a move worth 206 by stack_potential; the stack then passed, its move 8.5 below
+        // staying, and no depot was made.
+        std::sort(hinge.begin(), hinge.end(), [&](size_t x, size_t y) {
+            return depot_v[x] - standing[x] > depot_v[y] - standing[y];
+        });
+        for (size_t k = 0; k < hinge.size() && k < static_cast<size_t>(kMoveChecks); ++k) {
+            const size_t i = hinge[k];
+            const double gain = move_gain(worlds[0], role, acts[i].args[0], budget);
+            const bool charged = std::isnan(gain) || gain > 0;
+            if (!charged) value[i] = depot_v[i] - standing[i] + rng_.below(1000) / 1e6;
+            std::ostringstream n;
+            n.precision(1);
+            n << std::fixed << "the stack's move, planned, ";
+            if (std::isnan(gain))
+                n << "could not be weighed";
+            else
+                n << "gains " << gain << " over passing";
+            if (charged)
+                n << ": the depot is charged the move's stack_potential " << forgone[i];
+            else
+                n << ": the depot is charged what the train gives standing, " << standing[i]
+                  << ", not " << forgone[i];
+            notes[i] = n.str();
         }
     }
     if (step == "combat.attacker_cc") {
