@@ -642,8 +642,8 @@ double AiBot::move_gain(const core::GameState& root, const std::string& role,
     constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
     core::GameState g = root;
     // each choice before the stack's turn to move is declined where the rules let it be (no more
-    // depots, no rallies, the other side's stacks pass): the move is weighed against the
-    // position as the depot step leaves it
+    // allocations or depots, no rallies, the other side's stacks pass): the move is weighed
+    // against the position as `root` leaves it
     for (int n = 0; n < 40; ++n) {
         if (!g.result.empty() || g.decision.role.empty() || budget <= 0) return kUnknown;
         const auto acts = rules_->actions(g, g.decision.role);

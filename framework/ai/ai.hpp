@@ -232,11 +232,12 @@ private:
     };
     MovePlan plan_move(const core::GameState& root, const std::string& role,
                        const std::vector<core::Action>& acts, int& budget);
-    // 7.7, 8.2: at `supply.depot` (`g`), what the move of the stack at `hex`, which holds a
-    // train, would gain over passing with that train: the phase played on to the movement
-    // sequence (no more depots, rallies or moves before it: `done`/`pass`), the stack's move
-    // planned whole (plan_move) against passing, as `movement.choose` will weigh it. NaN when it
-    // cannot be told (the rules do not offer the stack's move there, or the budget is spent).
+    // 7.3, 7.7, 8.2: from `g` (a depot step, or an allocation just made), what the move of the
+    // stack at `hex`, which holds a train, would gain over passing with that train: the phase
+    // played on to the movement sequence (every choice before the stack's turn declined with
+    // `done`/`pass`), the stack's move planned whole (plan_move) against passing, as
+    // `movement.choose` will weigh it. NaN when it cannot be told (the rules do not offer the
+    // stack's move there, or the budget is spent).
     double move_gain(const core::GameState& g, const std::string& role, const std::string& hex,
                      int& budget);
     // 14.4, 8.4: at `movement.choose` (`acts`), the `move` of the stack that can enter an
