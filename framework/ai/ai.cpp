@@ -23,9 +23,10 @@ namespace {
 constexpr double kStalledGain = 2.0;
 constexpr int kStalledTurns = 2;
 constexpr double kStalledFactor = 0.3;
-// 7.3, 7.7, 8.2: at an allocation or a depot step, how many stacks' moves may be planned
-// (move_gain), and how much of a stack's train value must be its move for an allocation to ask
-constexpr int kMoveChecks = 2;
+// 7.3, 8.2: at an allocation, how many stacks' moves may be planned (move_gain; the depot step's
+// number is the level's, Params::depot_move_checks), and how much of a stack's train value must be
+// its move for an allocation to ask
+constexpr int kAllocMoveChecks = 2;
 constexpr double kMoveCheckMin = 10.0;
 // 10.2: the order test's chance that is enough (a die of 3 or more): more CCs go to other attacks.
 constexpr double kOrderTestEnough = 4.0 / 6.0 - 1e-9;
@@ -215,6 +216,7 @@ Params params_for(Level l) {
             p.apply_budget = 300;
             p.plan_nodes = 12;
             p.commander_candidates = 6;
+            p.depot_move_checks = std::numeric_limits<int>::max();
             break;
         case Level::Normal:
             break;
@@ -223,6 +225,7 @@ Params params_for(Level l) {
             p.plan_nodes = 60;
             p.commander_candidates = 24;
             p.apply_budget = 2400;
+            p.depot_move_checks = std::numeric_limits<int>::max();
             break;
     }
     return p;
@@ -969,7 +972,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             alloc_gain_.clear();
             alloc_gain_turn_ = s.state().turn;
         }
-        for (int check = 0; check < kMoveChecks; ++check) {
+        for (int check = 0; check < kAllocMoveChecks; ++check) {
             size_t top = 0;
             for (size_t i = 1; i < acts.size(); ++i)
                 if (value[i] > value[top]) top = i;
@@ -1025,15 +1028,15 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         }
         // The move the depot takes the train from is valued by stack_potential; where that decides
         // against the depot, the move is planned as movement.choose will plan it (the depots that
-        // would lead without the charge first, at most kMoveChecks), and a move that would not beat
-        // passing costs the depot only what the train gives the stack standing (7.6, 8.1). Seed
-        // 23812, Turn 8: the train on Chaumont, the depot plan's site with its cities held, was
-        // kept for a move worth 206 by stack_potential; the stack then passed, its move 8.5 below
-        // staying, and no depot was made.
+        // would lead without the charge first, at most the level's depot_move_checks), and a move
+        // that would not beat passing costs the depot only what the train gives the stack
+        // standing (7.6, 8.1). Seed 23812, Turn 8: the train on Chaumont, the depot plan's site
+        // with its cities held, was kept for a move worth 206 by stack_potential; the stack then
+        // passed, its move 8.5 below staying, and no depot was made.
         std::sort(hinge.begin(), hinge.end(), [&](size_t x, size_t y) {
             return depot_v[x] - standing[x] > depot_v[y] - standing[y];
         });
-        for (size_t k = 0; k < hinge.size() && k < static_cast<size_t>(kMoveChecks); ++k) {
+        for (size_t k = 0; k < hinge.size() && k < static_cast<size_t>(p_.depot_move_checks); ++k) {
             const size_t i = hinge[k];
             const double gain = move_gain(worlds[0], role, acts[i].args[0], budget);
             const bool charged = std::isnan(gain) || gain > 0;

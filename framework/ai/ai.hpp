@@ -41,6 +41,10 @@ struct Params {
     bool lookahead = true;   // play the procedure to its end before evaluating
     int plan_nodes = 40;     // positions a stack's move planner visits (8.4: up to 3 hexes away)
     int commander_candidates = 12;  // commanders' moves (12.1) fully scored, by a cheap prior
+    // 7.7, 8.2: the stacks' moves a depot step may plan (move_gain, about 0.3 s each): normal's
+    // two keep its decisions well under 2 s (issue 6); easy and hard, which have no such limit,
+    // plan every one the charge decides against
+    int depot_move_checks = 2;
 };
 Params params_for(Level l);
 
