@@ -166,16 +166,17 @@ bool forced_march(const core::Action& a) { return a.label.find("forced march") !
 
 }  // namespace
 
-// 8.6-8.7: the chance that a move of `hexes` ends in march attrition (a unit lost), read from
-// the module's tables "seasons", "march_attrition" (season hexes forced_march attrition drm) and
-// "march_attrition_results" (min_score max_score eliminated disrupted); -1 when the module has
-// no such tables (the caller then samples the die's six faces).
-double march_attrition_chance(const core::GameState& g, int hexes) {
+// 8.6-8.7: the attrition die of a move of `hexes`, read from the module's tables "seasons",
+// "march_attrition" (season hexes forced_march attrition drm) and "march_attrition_results"
+// (min_score max_score eliminated disrupted): one face for each result the die can give (no loss;
+// one unit eliminated; one eliminated and one disrupted), the lowest face that gives it, with the
+// chance of all the faces that do. Empty when the module has no such tables.
+std::vector<AttritionFace> march_attrition_faces(const core::GameState& g, int hexes) {
     const core::ModuleDef& d = g.def();
     const core::TableDef* seasons = d.table("seasons");
     const core::TableDef* table = d.table("march_attrition");
     const core::TableDef* results = d.table("march_attrition_results");
-    if (!seasons || !table || !results || hexes < 0) return -1;
+    if (!seasons || !table || !results || hexes < 0) return {};
     std::string season;
     for (const auto& row : seasons->rows)
         if (row.size() >= 2 && row[0].is_int() && row[0].as_int() == g.turn && row[1].is_string()) season = row[1].as_string();
@@ -184,17 +185,48 @@ double march_attrition_chance(const core::GameState& g, int hexes) {
         if (row.size() >= 5 && row[0].is_string() && row[0].as_string() == season && row[1].is_int() &&
             row[1].as_int() <= hexes && (!best || row[1].as_int() > (*best)[1].as_int()))
             best = &row;
-    if (!best) return -1;
-    if (!(*best)[3].is_string() || (*best)[3].as_string() != "yes") return 0;
+    if (!best) return {};
+    if (!(*best)[3].is_string() || (*best)[3].as_string() != "yes") return {{1, 1.0, false}};
     const int drm = (*best)[4].is_int() ? static_cast<int>((*best)[4].as_int()) : 0;
-    int lose_from = 99;  // the lowest score that eliminates a unit
-    for (const auto& row : results->rows)
-        if (row.size() >= 3 && row[0].is_int() && row[2].is_int() && row[2].as_int() > 0)
-            lose_from = std::min(lose_from, static_cast<int>(row[0].as_int()));
-    int faces = 0;
-    for (int f = 1; f <= 6; ++f)
-        if (f + drm >= lose_from) ++faces;
-    return faces / 6.0;
+    // the result row a score falls in (as the series' movement.lua: above the last row, the last)
+    auto result = [&](int score) {
+        const std::vector<core::Value>* last = nullptr;
+        for (const auto& row : results->rows) {
+            if (row.size() < 4 || !row[0].is_int() || !row[1].is_int()) continue;
+            if (score >= row[0].as_int() && score <= row[1].as_int()) return &row;
+            if (!last || row[1].as_int() > (*last)[1].as_int()) last = &row;
+        }
+        return last && score > (*last)[1].as_int() ? last : nullptr;
+    };
+    auto loss = [](const std::vector<core::Value>* row) {
+        if (!row) return std::make_pair(0L, 0L);
+        return std::make_pair(static_cast<long>((*row)[2].is_int() ? (*row)[2].as_int() : 0),
+                              static_cast<long>((*row)[3].is_int() ? (*row)[3].as_int() : 0));
+    };
+    std::vector<AttritionFace> out;
+    std::vector<std::pair<long, long>> seen;
+    for (int f = 1; f <= 6; ++f) {
+        const auto what = loss(result(f + drm));
+        size_t k = 0;
+        while (k < seen.size() && seen[k] != what) ++k;
+        if (k == seen.size()) {
+            seen.push_back(what);
+            out.push_back({f, 0.0, what.first + what.second > 0});
+        }
+        out[k].chance += 1.0 / 6.0;
+    }
+    return out;
+}
+
+// 8.6-8.7: the chance that a move of `hexes` ends in march attrition (a unit lost); -1 when the
+// module has no tables for it (the caller then samples the die's six faces).
+double march_attrition_chance(const core::GameState& g, int hexes) {
+    const auto faces = march_attrition_faces(g, hexes);
+    if (faces.empty()) return -1;
+    double p = 0;
+    for (const auto& f : faces)
+        if (f.loss) p += f.chance;
+    return p;
 }
 
 const char* level_name(Level l) {
@@ -495,7 +527,14 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             c.forced_dice.clear();
             return evaluate(c, role);
         };
-        const double p = ended ? march_attrition_chance(g, std::max(hexes, 0)) : 0.0;
+        // 8.7: each result of the attrition die (no loss; one unit eliminated; one eliminated and
+        // one disrupted) at the chance of its faces. Before, every loss was played as the worst
+        // face's: Spring's five-hex march (drm +2) was valued with a disrupted unit in the stack
+        // half the time where the die gives one one time in six (faces 4-5 eliminate a unit and
+        // leave the rest ready to attack and move, 10.1, 8.4), and Winter's four and five hexes
+        // likewise.
+        const std::vector<AttritionFace> faces =
+            ended ? march_attrition_faces(g, std::max(hexes, 0)) : std::vector<AttritionFace>{};
         const double eliminated = fates > 0 ? 1.0 / 6.0 : 0.0;
         // the best outcome first (the Commanders eliminated, no attrition): it bounds the mean, and
         // a step whose best cannot beat the plan so far is looked at no further (the same plan
@@ -514,11 +553,10 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             if (w <= 0) continue;
             if (!ended) {
                 add(mean, outcome(fate, 1), w);
-            } else if (p < 0) {  // no table: the mean over the die's faces
+            } else if (faces.empty()) {  // no table: the mean over the die's faces
                 for (int f = 1; f <= 6; ++f) add(mean, outcome(fate, f), w / 6.0);
             } else {
-                add(mean, outcome(fate, 1), w * (1.0 - p));
-                if (p > 0) add(mean, outcome(fate, 6), w * p);
+                for (const auto& f : faces) add(mean, outcome(fate, f.face), w * f.chance);
             }
         }
         ev = mean;

@@ -197,6 +197,16 @@ core::GameState determinize(const session::Session& s, const std::string& role, 
 // 8.6-8.7: the chance that a move of `hexes` hexes ends with a unit lost to march attrition, from
 // the module's tables (seasons, march_attrition, march_attrition_results); -1 without them.
 double march_attrition_chance(const core::GameState& g, int hexes);
+// 8.6-8.7: the attrition die of such a move by its results: for each result the die can give (no
+// loss, one unit eliminated, one eliminated and one disrupted), the lowest face that gives it, the
+// chance of all the faces that do, and whether it costs a unit. Empty without the tables; one
+// face of chance 1 when the move throws no die.
+struct AttritionFace {
+    int face;
+    double chance;
+    bool loss;
+};
+std::vector<AttritionFace> march_attrition_faces(const core::GameState& g, int hexes);
 
 // The side that won, from the game's result text ("The Coalition wins ..."); empty if none.
 std::string winner_of(const core::ModuleDef& def, const std::string& result);

@@ -226,6 +226,10 @@ constexpr double kPlanHold = 40.0;
 constexpr double kPlanKeep = 150.0;
 constexpr double kGarrison = 40.0;       // per defending combat unit in Paris, the last three Turns
 constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
+// Paris held before the south, on a Turn before the last (14.4): the game is won at the end of the
+// first Turn that also ends with Bordeaux or Marseilles held, which the Coalition takes in nearly
+// every game; a garrison of disrupted units (11.19: one die) may be beaten once and not again
+constexpr double kHoldParisFirst = 20000.0;
 // both held before the defender's attacks are over: per half-OF of undisrupted units holding each
 // (up to 4.1's six OF), what the defender's attacks must overcome to retake one
 constexpr double kHoldGuardPerOf = 400.0;
@@ -1017,6 +1021,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     }
     if (paris) cities_att += 120;
     if (south) cities_att += 80;
+    if (paris && !south && !(length > 0 && s.turn >= length)) cities_att += kHoldParisFirst;
     // both at once: the game is won at the end of this Turn unless the French retake one (14.4),
     // worth a good part of a win (a lone Napoleon's overrun is valued at its one-in-six odds)
     if (paris && south) cities_att += kHoldBoth;

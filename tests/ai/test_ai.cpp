@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "ai/ai.hpp"
 #include "core/state_json.hpp"
@@ -354,6 +355,35 @@ TEST_CASE("march_attrition_chance reads 8.6-8.7 from the module's tables", "[ai]
     st.turn = 7;  // Spring: from 3 hexes, drm 0
     CHECK(ai::march_attrition_chance(st, 2) == Approx(0.0));
     CHECK(ai::march_attrition_chance(st, 3) == Approx(1.0 / 6));
+}
+
+TEST_CASE(
+    "8.6-8.7: the attrition die of a long march is valued by each of its results, not as its worst "
+    "face",
+    "[ai]") {
+    // The move planner plays one face of each result the die can give, at the chance of the faces
+    // that give it. Spring's five hexes (drm +2): 1-3 no loss, 4-5 one unit eliminated (6-7), 6 one
+    // eliminated and one disrupted (8); before, every loss was played as the 6.
+    Game g = load_1814();
+    auto s = start_1814(g, 5);
+    core::GameState st = s.state();
+    auto faces = [&](int hexes) {
+        std::vector<std::tuple<int, long long, bool>> out;  // (face, chance in 36ths, loss)
+        for (const auto& f : ai::march_attrition_faces(st, hexes))
+            out.emplace_back(f.face, std::llround(36 * f.chance), f.loss);
+        return out;
+    };
+    using F = std::vector<std::tuple<int, long long, bool>>;
+    st.turn = 7;                           // Spring
+    CHECK(faces(2) == F{{1, 36, false}});  // no die under three hexes
+    CHECK(faces(3) == F{{1, 30, false}, {6, 6, true}});
+    CHECK(faces(4) == F{{1, 24, false}, {5, 12, true}});
+    CHECK(faces(5) == F{{1, 18, false}, {4, 12, true}, {6, 6, true}});
+    CHECK(ai::march_attrition_chance(st, 5) == Approx(0.5));
+    st.turn = 1;  // Winter: drm +3 at five hexes
+    CHECK(faces(4) == F{{1, 18, false}, {4, 12, true}, {6, 6, true}});
+    CHECK(faces(5) == F{{1, 12, false}, {3, 12, true}, {5, 12, true}});
+    CHECK(ai::march_attrition_chance(st, 5) == Approx(4.0 / 6));
 }
 
 TEST_CASE("the supply field traced once at the root gives the same supply term as tracing", "[ai]") {
@@ -2114,6 +2144,38 @@ core::GameState strike_position(const Game& g, const core::GameState& base, cons
     REQUIRE(move_french_units(g, st, paris, garrison).size() == static_cast<size_t>(garrison));
     st.set_track("coalition_cc", cc);
     return st;
+}
+
+TEST_CASE("14.4, 11.19: Paris taken before the south is worth holding on every Turn but the last",
+          "[ai]") {
+    // Seed 15892, Turn 9: four disrupted units held Paris (11.19: one die) and the south was not
+    // held yet; Paris held counted 120, the attack on Soissons was judged 9 above the one on Paris
+    // and got three of the four CCs, and the attack on Paris failed its order with the one left.
+    Game g = load_1814();
+    ai::set_supply_root(nullptr);
+    for (int turn : {9, 12}) {
+        core::GameState st = campaign_on_turn(g, turn);
+        const auto paris = *g.def->map.parse_label("5420");
+        for (int j : std::vector<int>(st.stack(core::Location::at(paris))))
+            st.move_piece(j, core::Location::nowhere());
+        auto [cmd, units] = commander_and_two(g, st);
+        REQUIRE_FALSE(cmd.empty());
+        units.resize(1);
+        core::GameState out = st, in = st;
+        place_stack(out, cmd, units, *g.def->map.parse_label("5320"));  // Meaux, next to Paris
+        place_stack(in, cmd, units, paris);
+        REQUIRE_FALSE(ai::one_objective_short(out, "coalition"));  // nor the south held
+        const double gain =
+            ai::evaluate(in, "coalition").cities - ai::evaluate(out, "coalition").cities;
+        const double loss = ai::evaluate(in, "french").cities - ai::evaluate(out, "french").cities;
+        INFO("Turn " << turn << ": Paris held is worth " << gain);
+        if (turn < 12) {
+            CHECK(gain >= 20000);
+            CHECK(loss <= -20000);
+        } else {  // the last Turn: Paris alone does not win (14.3-14.4)
+            CHECK(gain < 1000);
+        }
+    }
 }
 
 TEST_CASE("10.2, 11.8, 14.4: with the south held, an attack that thins Paris's garrison is worth the CCs it spends", "[ai]") {
