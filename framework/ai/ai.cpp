@@ -170,7 +170,8 @@ bool forced_march(const core::Action& a) { return a.label.find("forced march") !
 // "march_attrition" (season hexes forced_march attrition drm) and "march_attrition_results"
 // (min_score max_score eliminated disrupted): one face for each result the die can give (no loss;
 // one unit eliminated; one eliminated and one disrupted), the lowest face that gives it, with the
-// chance of all the faces that do. Empty when the module has no such tables.
+// chance of all the faces that do. Empty when the module has no such tables (the move planner then
+// plays the die's six faces).
 std::vector<AttritionFace> march_attrition_faces(const core::GameState& g, int hexes) {
     const core::ModuleDef& d = g.def();
     const core::TableDef* seasons = d.table("seasons");
@@ -186,7 +187,7 @@ std::vector<AttritionFace> march_attrition_faces(const core::GameState& g, int h
             row[1].as_int() <= hexes && (!best || row[1].as_int() > (*best)[1].as_int()))
             best = &row;
     if (!best) return {};
-    if (!(*best)[3].is_string() || (*best)[3].as_string() != "yes") return {{1, 1.0, false}};
+    if (!(*best)[3].is_string() || (*best)[3].as_string() != "yes") return {{1, 1.0, 0, 0}};
     const int drm = (*best)[4].is_int() ? static_cast<int>((*best)[4].as_int()) : 0;
     // the result row a score falls in (as the series' movement.lua: above the last row, the last)
     auto result = [&](int score) {
@@ -198,35 +199,21 @@ std::vector<AttritionFace> march_attrition_faces(const core::GameState& g, int h
         }
         return last && score > (*last)[1].as_int() ? last : nullptr;
     };
-    auto loss = [](const std::vector<core::Value>* row) {
-        if (!row) return std::make_pair(0L, 0L);
-        return std::make_pair(static_cast<long>((*row)[2].is_int() ? (*row)[2].as_int() : 0),
-                              static_cast<long>((*row)[3].is_int() ? (*row)[3].as_int() : 0));
+    auto count = [](const std::vector<core::Value>* row, size_t col) {
+        return row && (*row)[col].is_int() ? static_cast<int>((*row)[col].as_int()) : 0;
     };
     std::vector<AttritionFace> out;
-    std::vector<std::pair<long, long>> seen;
     for (int f = 1; f <= 6; ++f) {
-        const auto what = loss(result(f + drm));
-        size_t k = 0;
-        while (k < seen.size() && seen[k] != what) ++k;
-        if (k == seen.size()) {
-            seen.push_back(what);
-            out.push_back({f, 0.0, what.first + what.second > 0});
-        }
-        out[k].chance += 1.0 / 6.0;
+        const auto* row = result(f + drm);
+        const int eliminated = count(row, 2), disrupted = count(row, 3);
+        auto same = std::find_if(out.begin(), out.end(), [&](const AttritionFace& a) {
+            return a.eliminated == eliminated && a.disrupted == disrupted;
+        });
+        if (same == out.end())
+            same = out.insert(out.end(), AttritionFace{f, 0.0, eliminated, disrupted});
+        same->chance += 1.0 / 6.0;
     }
     return out;
-}
-
-// 8.6-8.7: the chance that a move of `hexes` ends in march attrition (a unit lost); -1 when the
-// module has no tables for it (the caller then samples the die's six faces).
-double march_attrition_chance(const core::GameState& g, int hexes) {
-    const auto faces = march_attrition_faces(g, hexes);
-    if (faces.empty()) return -1;
-    double p = 0;
-    for (const auto& f : faces)
-        if (f.loss) p += f.chance;
-    return p;
 }
 
 const char* level_name(Level l) {

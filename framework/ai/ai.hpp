@@ -194,17 +194,17 @@ void set_site_memo(SiteMemo* memo);
 // the AI's own. Never reads the true state beyond Session::view(role).
 core::GameState determinize(const session::Session& s, const std::string& role, core::Rng& rng);
 
-// 8.6-8.7: the chance that a move of `hexes` hexes ends with a unit lost to march attrition, from
-// the module's tables (seasons, march_attrition, march_attrition_results); -1 without them.
-double march_attrition_chance(const core::GameState& g, int hexes);
-// 8.6-8.7: the attrition die of such a move by its results: for each result the die can give (no
+// 8.6-8.7: the attrition die of a move of `hexes` hexes, from the module's tables (seasons,
+// march_attrition, march_attrition_results), by its results: for each result the die can give (no
 // loss, one unit eliminated, one eliminated and one disrupted), the lowest face that gives it, the
-// chance of all the faces that do, and whether it costs a unit. Empty without the tables; one
-// face of chance 1 when the move throws no die.
+// chance of all the faces that do, and the units it eliminates and disrupts. Empty without the
+// tables; one face of chance 1 when the move throws no die.
 struct AttritionFace {
     int face;
     double chance;
-    bool loss;
+    int eliminated;
+    int disrupted;
+    bool loss() const { return eliminated + disrupted > 0; }
 };
 std::vector<AttritionFace> march_attrition_faces(const core::GameState& g, int hexes);
 

@@ -228,7 +228,8 @@ constexpr double kGarrison = 40.0;       // per defending combat unit in Paris, 
 constexpr double kHoldBoth = 300000.0;   // Paris and Bordeaux or Marseilles held (14.4)
 // Paris held before the south, on a Turn before the last (14.4): the game is won at the end of the
 // first Turn that also ends with Bordeaux or Marseilles held, which the Coalition takes in nearly
-// every game; a garrison of disrupted units (11.19: one die) may be beaten once and not again
+// every game; taking Paris when its garrison is weak (11.19: disrupted units defend with one die)
+// is worth more than waiting for the south (seed 15892, Turn 9)
 constexpr double kHoldParisFirst = 20000.0;
 // both held before the defender's attacks are over: per half-OF of undisrupted units holding each
 // (up to 4.1's six OF), what the defender's attacks must overcome to retake one
