@@ -50,8 +50,13 @@ to see what the AI faced without re-running its decisions:
          combat (11.18, 8.5), its stacks that failed to forage (6.3), and the French Commanders'
          12.1 moves that ended on a Coalition depot (RULINGS S-4, M-27: it supplies nobody while
          he stands there); the totals are per game, for Turns 1-6 (Winter) and 7-12
+  fates  per game, read from the log alone (round 50): how it ended ('cap' Napoleon captured,
+         11.20; 'city' Paris and the south, 14.4; 'lost'; 'unfinished') and on which Turn, and each fate die of
+         Napoleon's (11.20) by Turn as 'T<turn>:<faces>', 'm' after an overrun in the movement
+         phase (8.9), 'c' in combat; totals: throws a game, by phase and by face, captures by a 1
+         and with no escape, and per Turn the wins and their share of the games still going
 
-Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|beside|trains|losses|attacks|windows} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -220,14 +225,14 @@ def turn_columns(row, total, per, columns, total_key):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "beside", "trains", "losses",
-                                     "attacks", "windows"])
+                                     "attacks", "windows", "fates"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
     ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
-    if args.what not in ("trains", "losses", "attacks") and not os.access(args.cli, os.X_OK):  # (the log alone)
+    if args.what not in ("trains", "losses", "attacks", "fates") and not os.access(args.cli, os.X_OK):  # (the log alone)
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
     dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
@@ -354,6 +359,31 @@ def main():
                         per[e["turn"]]["raid"] += 1
             turn_columns(row, total, per, [c for c, _ in LOSS_EVENTS] + ["raid"],
                          lambda turn, c: ("T1-6 " if turn <= 6 else "T7-12 ") + c)
+        elif args.what == "fates":
+            result = json.dumps(save["state"]["result"])
+            kind = ("cap" if won and "11.20" in result else "city" if won else
+                    "lost" if save["state"]["result"] else "unfinished")
+            end = save["state"]["turn"]
+            per_turn = collections.defaultdict(str)
+            throws = 0
+            for e in save["log"]:
+                for ev in e["events"]:
+                    m = re.search(r"fate of Napoleon[^:]*: 1d6 = (\d)", ev.get("text", ""))
+                    if not m:
+                        continue
+                    throws += 1
+                    phase = "movement" if e["phase"] == "movement" else "combat"
+                    per_turn[e["turn"]] += m.group(1) + phase[0]
+                    total["throws"] += 1
+                    total[f"throws in {phase}"] += 1
+                    total[f"face {m.group(1)}"] += 1
+            row.append(f"{kind} T{end}, {throws} throws")
+            row.extend(f"T{t}:{per_turn[t]}" for t in sorted(per_turn))
+            total["games"] += 1
+            total[kind] += 1
+            total[f"ended T{end:02d} {kind}"] += 1
+            if kind == "cap" and not per_turn.get(end, "").count("1"):
+                total["no-1 captures"] += 1  # no 1 among that Turn's dice: no French stack to escape to
         elif args.what == "attacks":
             for a in attacks_on(save, PARIS):
                 taken = a["result"] is not None and a["result"][0] == "attacker" and a["result"][1] >= 3
@@ -427,7 +457,20 @@ def main():
                 total["units in stacks able to move"] += len(units) if can_move(ps) else 0
         if row:
             print(("W " if won else "L ") + os.path.basename(path), " ".join(row), flush=True)
-    if total and args.what == "losses":  # per game
+    if total and args.what == "fates":
+        games = total["games"]
+        print(f"{games} games: {total['cap']} won by Napoleon's capture, {total['city']} by the cities, "
+              f"{total['lost']} lost, {total['unfinished']} unfinished; {total['throws']} fate dice ({total['throws'] / games:.2f} a game: "
+              f"{total['throws in movement']} in movement, {total['throws in combat']} in combat); faces "
+              + " ".join(f"{f}:{total[f'face {f}']}" for f in "123456")
+              + f"; captures on a Turn with no 1 thrown (no escape) {total['no-1 captures']}")
+        going = games
+        for t in range(1, 13):
+            won_t = total[f"ended T{t:02d} cap"] + total[f"ended T{t:02d} city"]
+            if won_t:
+                print(f"  Turn {t}: {won_t} won of {going} still going ({100 * won_t / going:.0f}%)")
+            going -= won_t + total[f"ended T{t:02d} lost"]
+    elif total and args.what == "losses":  # per game
         print({k: round(v / total["games"], 2) for k, v in total.items() if k != "games"} | {"games": total["games"]})
     elif total:
         print(dict(total))

@@ -24,6 +24,11 @@ for side in french coalition; do
   v=$("$CLI" replay "$f" --verify 2>&1)
   grep -q "replay verified (60 actions" <<<"$v" && ok || bad "replay of $f: $v"
 done
+# scripts/ai_positions.py fates reads a save's log alone (docs/ai.md, round 50)
+f="$T/ai-easy-as-coalition-3.json"
+fa=$(python3 scripts/ai_positions.py fates "$f" 2>&1)
+grep -q "^1 games: 0 won by Napoleon's capture, 0 by the cities, 0 lost, 1 unfinished; " <<<"$fa" &&
+    grep -q "unfinished T[0-9]*, [0-9]* throws" <<<"$fa" && ok || bad "ai_positions.py fates: $fa"
 # a directory that does not exist: a clear error before any game is played, exit 2
 "$TOUR" modules/napoleon_1814 --a random --b random --games 1 --max-actions 5 --save-dir "$T/missing/dir" \
     >"$T/out2" 2>"$T/err2"; rc=$?
