@@ -6,7 +6,10 @@ coalition wins, turn T, ..."); the same seed gives the same game until the two v
 differently. Given each version's logs, this prints each one's wins (95% Wilson interval) and
 mean length, and on the games both played the wins and the seeds only one of them won (+ for B,
 - for A). With each version's save directories (`vedette-tournament --save-dir`), it also counts
-the games both saved that were played action for action alike (the same actions in their logs).
+the games both saved that were played action for action alike (the same actions in their logs),
+and how many of the others each version won: a change judged on the games it changed (docs/ai.md,
+round 50: a seed set where A happened to win the long games more often than its average
+flatters A there).
 
 Usage:  scripts/ai_compare.py --a LOG... --b LOG... [--side coalition|french] [--saves DIR_A DIR_B]
 """
@@ -44,12 +47,13 @@ def actions(path):
 
 
 def alike(dir_a, dir_b):
-    """The saves both directories hold (by file name, e.g. ai-as-coalition-SEED.json), and how many
-    of them have the same actions."""
+    """The saves both directories hold (by file name, e.g. ai-as-coalition-SEED.json), how many of
+    them have the same actions, and the seeds of those that differ."""
     names = sorted(set(n for n in os.listdir(dir_a) if n.endswith(".json")) &
                    set(n for n in os.listdir(dir_b) if n.endswith(".json")))
-    same = sum(actions(os.path.join(dir_a, n)) == actions(os.path.join(dir_b, n)) for n in names)
-    return len(names), same
+    differ = [n for n in names if actions(os.path.join(dir_a, n)) != actions(os.path.join(dir_b, n))]
+    seeds = [int(m.group(1)) for n in differ if (m := re.search(r"-(\d+)\.json$", n))]
+    return len(names), len(names) - len(differ), seeds
 
 
 def wilson(k, n, z=1.96):
@@ -87,8 +91,12 @@ def main():
         print("  B won, A lost: " + " ".join(map(str, plus)))
         print("  A won, B lost: " + " ".join(map(str, minus)))
     if args.saves:
-        n, same = alike(*args.saves)
+        n, same, differ = alike(*args.saves)
         print(f"saved by both: {n}, played action for action alike: {same}")
+        differ = [s for s in differ if s in a and s in b]
+        if differ:
+            print(f"  played differently, with both results: {len(differ)}: A won "
+                  f"{sum(a[s][0] for s in differ)}, B won {sum(b[s][0] for s in differ)}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,10 @@ f="$T/ai-easy-as-coalition-3.json"
 fa=$(python3 scripts/ai_positions.py fates "$f" 2>&1)
 grep -q "^1 games: 0 won by Napoleon's capture, 0 by the cities, 0 lost, 1 unfinished; " <<<"$fa" &&
     grep -q "unfinished T[0-9]*, [0-9]* throws" <<<"$fa" && ok || bad "ai_positions.py fates: $fa"
+# scripts/ai_compare.py: a save directory against itself is played alike throughout
+cmp=$(python3 scripts/ai_compare.py --a "$T/err" --b "$T/err" --saves "$T" "$T" 2>&1)
+grep -q "saved by both: 2, played action for action alike: 2$" <<<"$cmp" &&
+    ! grep -q "played differently" <<<"$cmp" && ok || bad "ai_compare.py --saves: $cmp"
 # a directory that does not exist: a clear error before any game is played, exit 2
 "$TOUR" modules/napoleon_1814 --a random --b random --games 1 --max-actions 5 --save-dir "$T/missing/dir" \
     >"$T/out2" 2>"$T/err2"; rc=$?
