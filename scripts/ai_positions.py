@@ -50,13 +50,23 @@ to see what the AI faced without re-running its decisions:
          combat (11.18, 8.5), its stacks that failed to forage (6.3), and the French Commanders'
          12.1 moves that ended on a Coalition depot (RULINGS S-4, M-27: it supplies nobody while
          he stands there); the totals are per game, for Turns 1-6 (Winter) and 7-12
+  orders per game, read from the log alone (round 51): the Coalition's attack orders (10.2): how many
+         went ahead, were aborted (a 1) and failed (10.2 b: no more attacks that Turn), the failures
+         that the CCs it still had would have passed (die + CR + every CC left >= 7), and its CCs
+         left unspent at the Turns' ends (9.1: lost)
+  south  per game, read from the log alone (round 51): the Turn a Coalition stack first entered
+         Bordeaux or Marseilles (14.4; a move's end or an advance after combat), and the games won
+         and lost by that Turn
+  hunters at the start of each Turn's Active Supply phase from Turn 5 with Napoleon alone (11.20):
+         the Coalition's trains of that Turn allocated to stacks within three hexes of him and within
+         four or five (7.3, 8.9: one overrun a Turn is all he gives), and those beyond the first
   fates  per game, read from the log alone (round 50): how it ended ('cap' Napoleon captured,
          11.20; 'city' Paris and the south, 14.4; 'lost'; 'unfinished') and on which Turn, and each fate die of
          Napoleon's (11.20) by Turn as 'T<turn>:<faces>', 'm' after an overrun in the movement
          phase (8.9), 'c' in combat; totals: throws a game, by phase and by face, captures by a 1
          and with no escape, and per Turn the wins and their share of the games still going
 
-Usage:  scripts/ai_positions.py {hunt|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|hunters|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates|orders|south} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -176,6 +186,8 @@ def count_events(counter, table, text):
         counter[column] += bool(pattern.match(text))
 
 
+CC_TURN = re.compile(r"Combat Commands: French \d+, Coalition (\d+)")
+SOUTH_ENTERED = re.compile(r"^coalition stack from \d+ ends its move at (5929|4832)|advances into (5929|4832)")
 ORDER_TEST = re.compile(r"^10\.2: die (\d) \+ CR (\d+) \+ (\d+) CC = \d+: the attack (goes ahead|fails|is aborted)")
 ATTACK_VALUE = re.compile(r"^11\.3-11\.5: attack value (-?\d+) \(divisor (\d+)\)")
 COMBAT_RESULT = re.compile(r"^11\.(?:8: the (attacker|defender) wins by (\d+)|9: tie)")
@@ -224,15 +236,15 @@ def turn_columns(row, total, per, columns, total_key):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "paris", "force", "armies", "escort", "beside", "trains", "losses",
-                                     "attacks", "windows", "fates"])
+    ap.add_argument("what", choices=["hunt", "hunters", "paris", "force", "armies", "escort", "beside", "trains",
+                                     "losses", "attacks", "windows", "fates", "orders", "south"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
     ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
-    if args.what not in ("trains", "losses", "attacks", "fates") and not os.access(args.cli, os.X_OK):  # (the log alone)
+    if args.what not in ("trains", "losses", "attacks", "fates", "orders", "south") and not os.access(args.cli, os.X_OK):  # (the log alone)
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
     dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
@@ -384,6 +396,55 @@ def main():
             total[f"ended T{end:02d} {kind}"] += 1
             if kind == "cap" and not per_turn.get(end, "").count("1"):
                 total["no-1 captures"] += 1  # no 1 among that Turn's dice: no French stack to escape to
+        elif args.what == "orders":
+            cc, spent = {}, collections.Counter()  # per Turn: the Coalition's CCs (9.1-9.2), spent
+            g = collections.Counter()
+            for e in save["log"]:
+                for ev in e["events"]:
+                    text = ev.get("text", "")
+                    if m := CC_TURN.search(text):
+                        cc[e["turn"]] = int(m.group(1))
+                    elif (m := ORDER_TEST.match(text)) and e["role"] == "coalition":
+                        die, cr, used = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                        spent[e["turn"]] += used
+                        g["orders"] += 1
+                        g[m.group(4)] += 1
+                        left = cc.get(e["turn"], 0) - spent[e["turn"]]
+                        g["failed, passable with the CCs left"] += m.group(4) == "fails" and die + cr + used + left >= 7
+            g["CCs unspent"] = sum(max(0, n - spent[t]) for t, n in cc.items())
+            g["Turns"] = len(cc)
+            row.append(", ".join(f"{k} {v}" for k, v in g.items()))
+            total.update(g)
+            total["games"] += 1
+        elif args.what == "south":
+            first = None
+            for e in save["log"]:
+                for ev in e["events"]:
+                    if first is None and SOUTH_ENTERED.search(ev.get("text", "")):
+                        first = e["turn"]
+            row.append(f"south first entered T{first}" if first else "south never entered")
+            outcome = "won" if won else "lost" if save["state"]["result"] else "unfinished"
+            total[f"{'T%02d' % first if first else 'never'} {outcome}"] += 1
+        elif args.what == "hunters":
+            allocs = collections.defaultdict(list)
+            for e in save["log"]:
+                for ev in e["events"]:
+                    if m := TRAIN_AT.match(ev.get("text", "")):
+                        allocs[e["turn"]].append(m.group(2))
+            for turn, i in sorted(first_index(save, lambda e: e["phase"] == "active_supply" and e["turn"] >= 5).items()):
+                at = stacks(replay(args, save, i))
+                nh = napoleon_hex(at)
+                if nh is None or any(unit(p, "french") for p in at[nh]):
+                    continue
+                near = sum(dist(h, nh) <= 3 for h in allocs[turn])
+                far = sum(3 < dist(h, nh) <= 5 for h in allocs[turn])
+                total["Turns with Napoleon alone"] += 1
+                total["trains"] += len(allocs[turn])
+                total["trains within 3"] += near
+                total["trains within 4-5"] += far
+                total["Turns with 2+ of them"] += near + far >= 2
+                total["trains beyond the first"] += max(0, near + far - 1)
+                row.append(f"T{turn}:{near}+{far}/{len(allocs[turn])}")
         elif args.what == "attacks":
             for a in attacks_on(save, PARIS):
                 taken = a["result"] is not None and a["result"][0] == "attacker" and a["result"][1] >= 3
@@ -470,6 +531,9 @@ def main():
             if won_t:
                 print(f"  Turn {t}: {won_t} won of {going} still going ({100 * won_t / going:.0f}%)")
             going -= won_t + total[f"ended T{t:02d} lost"]
+    elif total and args.what == "south":
+        for key in sorted(total):
+            print(f"  {key}: {total[key]}")
     elif total and args.what == "losses":  # per game
         print({k: round(v / total["games"], 2) for k, v in total.items() if k != "games"} | {"games": total["games"]})
     elif total:

@@ -29,6 +29,16 @@ f="$T/ai-easy-as-coalition-3.json"
 fa=$(python3 scripts/ai_positions.py fates "$f" 2>&1)
 grep -q "^1 games: 0 won by Napoleon's capture, 0 by the cities, 0 lost, 1 unfinished; " <<<"$fa" &&
     grep -q "unfinished T[0-9]*, [0-9]* throws" <<<"$fa" && ok || bad "ai_positions.py fates: $fa"
+# its orders, south and hunters modes (round 51): the order tests and CCs of the Turn played, the
+# south never entered, no Turn 5 to look at
+o=$(python3 scripts/ai_positions.py orders "$f" 2>&1)
+grep -q "orders [0-9]*, .*CCs unspent [0-9]*, Turns 1$" <<<"$o" && grep -q "'games': 1}$" <<<"$o" && ok ||
+    bad "ai_positions.py orders: $o"
+so=$(python3 scripts/ai_positions.py south "$f" 2>&1)
+grep -q "south never entered" <<<"$so" && grep -q "^  never unfinished: 1$" <<<"$so" && ok ||
+    bad "ai_positions.py south: $so"
+hu=$(python3 scripts/ai_positions.py hunters "$f" --cli "$CLI" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -z "$hu" ] && ok || bad "ai_positions.py hunters: exit $rc, $hu"
 # scripts/ai_compare.py: a save directory against itself is played alike throughout
 cmp=$(python3 scripts/ai_compare.py --a "$T/err" --b "$T/err" --saves "$T" "$T" 2>&1)
 grep -q "saved by both: 2, played action for action alike: 2$" <<<"$cmp" &&
