@@ -187,7 +187,8 @@ def count_events(counter, table, text):
 
 
 CC_TURN = re.compile(r"Combat Commands: French \d+, Coalition (\d+)")
-SOUTH_ENTERED = re.compile(r"^coalition stack from \d+ ends its move at (5929|4832)|advances into (5929|4832)")
+SOUTH_MOVE = re.compile(r"^coalition stack from \d+ ends its move at (5929|4832)")
+SOUTH_ADVANCE = re.compile(r"advances into (5929|4832)")  # (11.12: the log entry's role is the side's)
 ORDER_TEST = re.compile(r"^10\.2: die (\d) \+ CR (\d+) \+ (\d+) CC = \d+: the attack (goes ahead|fails|is aborted)")
 ATTACK_VALUE = re.compile(r"^11\.3-11\.5: attack value (-?\d+) \(divisor (\d+)\)")
 COMBAT_RESULT = re.compile(r"^11\.(?:8: the (attacker|defender) wins by (\d+)|9: tie)")
@@ -398,7 +399,8 @@ def main():
                 total["no-1 captures"] += 1  # no 1 among that Turn's dice: no French stack to escape to
         elif args.what == "orders":
             cc, spent = {}, collections.Counter()  # per Turn: the Coalition's CCs (9.1-9.2), spent
-            g = collections.Counter()
+            g = collections.Counter(dict.fromkeys(("orders", "goes ahead", "is aborted", "fails",
+                                                   "failed, passable with the CCs left"), 0))
             for e in save["log"]:
                 for ev in e["events"]:
                     text = ev.get("text", "")
@@ -420,7 +422,8 @@ def main():
             first = None
             for e in save["log"]:
                 for ev in e["events"]:
-                    if first is None and SOUTH_ENTERED.search(ev.get("text", "")):
+                    text = ev.get("text", "")
+                    if first is None and (SOUTH_MOVE.match(text) or e["role"] == "coalition" and SOUTH_ADVANCE.search(text)):
                         first = e["turn"]
             row.append(f"south first entered T{first}" if first else "south never entered")
             outcome = "won" if won else "lost" if save["state"]["result"] else "unfinished"
