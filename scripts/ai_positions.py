@@ -164,6 +164,13 @@ def paris_and_south(at, unit):
     return [p for p in at[PARIS] if unit(p, "french")], any(unit(p, "coalition") for h in SOUTH for p in at[h])
 
 
+def game_outcome(save):
+    """How the saved game stands for the Coalition: "won", "lost" (a result, not its win) or
+    "unfinished" (no result yet)."""
+    result = save["state"]["result"]
+    return "won" if "Coalition wins" in json.dumps(result) else "lost" if result else "unfinished"
+
+
 def napoleon_hex(at):
     """The hex Napoleon stands on in `at` (stacks()), None when he is off the map."""
     return next((h for h, ps in at.items() if any(p["id"] == "napoleon" for p in ps)), None)
@@ -187,8 +194,8 @@ def count_events(counter, table, text):
 
 
 CC_TURN = re.compile(r"Combat Commands: French \d+, Coalition (\d+)")
-SOUTH_MOVE = re.compile(r"^coalition stack from \d+ ends its move at (5929|4832)")
-SOUTH_ADVANCE = re.compile(r"advances into (5929|4832)")  # (11.12: the log entry's role is the side's)
+SOUTH_MOVE = re.compile(rf"^coalition stack from \d+ ends its move at ({'|'.join(SOUTH)})")
+SOUTH_ADVANCE = re.compile(rf"advances into ({'|'.join(SOUTH)})")  # (11.12: the log entry's role is the side's)
 ORDER_TEST = re.compile(r"^10\.2: die (\d) \+ CR (\d+) \+ (\d+) CC = \d+: the attack (goes ahead|fails|is aborted)")
 ATTACK_VALUE = re.compile(r"^11\.3-11\.5: attack value (-?\d+) \(divisor (\d+)\)")
 COMBAT_RESULT = re.compile(r"^11\.(?:8: the (attacker|defender) wins by (\d+)|9: tie)")
@@ -268,7 +275,8 @@ def main():
             sys.exit(f"ai_positions: {path}: {err}")
         if "log" not in save or "setup" not in save:
             sys.exit(f"ai_positions: {path}: not a Vedette save (no log or setup)")
-        won = "Coalition wins" in json.dumps(save["state"]["result"])
+        outcome = game_outcome(save)
+        won = outcome == "won"
         row = []
         if args.what == "hunt":
             rolls = collections.Counter(e["turn"] for e in save["log"] for ev in e["events"]
@@ -374,8 +382,7 @@ def main():
                          lambda turn, c: ("T1-6 " if turn <= 6 else "T7-12 ") + c)
         elif args.what == "fates":
             result = json.dumps(save["state"]["result"])
-            kind = ("cap" if won and "11.20" in result else "city" if won else
-                    "lost" if save["state"]["result"] else "unfinished")
+            kind = ("cap" if "11.20" in result else "city") if won else outcome
             end = save["state"]["turn"]
             per_turn = collections.defaultdict(str)
             throws = 0
@@ -426,7 +433,6 @@ def main():
                     if first is None and (SOUTH_MOVE.match(text) or e["role"] == "coalition" and SOUTH_ADVANCE.search(text)):
                         first = e["turn"]
             row.append(f"south first entered T{first}" if first else "south never entered")
-            outcome = "won" if won else "lost" if save["state"]["result"] else "unfinished"
             total[f"{'T%02d' % first if first else 'never'} {outcome}"] += 1
         elif args.what == "hunters":
             allocs = collections.defaultdict(list)
