@@ -751,23 +751,25 @@ std::string changes(const Evaluation& before, const Evaluation& after) {
 
 Evaluation AiBot::score(const core::GameState& base, const std::string& role, const core::Action& a,
                         int sample, int& budget) {
-    auto play = [&](std::deque<int> forced, std::uint64_t fixed_roll, int fixed_face) {
+    auto play = [&](std::deque<int> forced, std::uint64_t fixed_roll, int fixed_face,
+                    int& applies) {
         core::GameState g = base;
         g.rng.restore(base.rng.state() + static_cast<std::uint64_t>(sample) * 0x9e3779b97f4a7c15ull,
                       base.rng.inc());
         g.forced_dice = std::move(forced);
         g.fixed_roll = fixed_roll;
         g.fixed_face = fixed_face;
-        --budget;
+        --applies;
         rules_->apply(g, role, a);  // throws when the determinized state disagrees
         // a forced face stays for the die thrown when the move ends, later in the rollout
-        if (p_.lookahead) rollout(g, budget);
+        if (p_.lookahead) rollout(g, applies);
         g.fixed_face = 0;
         return g;
     };
-    auto once = [&](int forced_face) { return evaluate(play({forced_face}, 0, 0), role); };
+    auto once = [&](int forced_face) { return evaluate(play({forced_face}, 0, 0, budget), role); };
     if (!attrition_risk(a, base.decision.step)) {
-        const core::GameState g = play(base.forced_dice, 0, 0);
+        const int given = budget;  // what the sample's own play may spend
+        const core::GameState g = play(base.forced_dice, 0, 0, budget);
         // 14.4, 11.20: when the sample throws Napoleon's fate, the game turns on that one die (1:
         // eliminated, the game over), so both of its outcomes are played, every other die as the
         // sample's, and weighted 1/6 and 5/6. On the sample's one face, six samples of an attack
@@ -791,7 +793,15 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
                     add(mean, evaluate(g, role), w);
                     continue;
                 }
-                const core::GameState c = play(base.forced_dice, roll, face);
+                // the other face's play follows the sample's path to the die, so it gets the
+                // sample's own budget (the greedy rollout looks at fewer candidates on less, and
+                // stops when it is spent): played on what the sample left, it stopped short of
+                // the die, and the sample's own face counted alone, a 1 as a won game (seed 59,
+                // Turn 9: an attack on Napoleon's stack of three valued 166872 on one such sample
+                // of six and made instead of the attack on a Paris of disrupted units, 101674)
+                int again = given;
+                const core::GameState c = play(base.forced_dice, roll, face, again);
+                budget -= given - again;
                 const core::Event* r = roll_numbered(c, base.events.size(), base.rolls_made, roll);
                 if (!r || r->purpose != fate)
                     return evaluate(g, role);  // the path changed: the sample's own value
@@ -814,6 +824,19 @@ Evaluation AiBot::score(const core::GameState& base, const std::string& role, co
     }
     budget = total - spent;
     return mean;
+}
+
+void AiBot::load_rules(const session::Session& s) {
+    if (rules_ && rules_def_ == &s.def()) return;
+    rules_ = script::RulesHost::load(s.state().def_ptr());
+    rules_->set_print([](const std::string&) {});
+    rules_def_ = &s.def();
+}
+
+Evaluation AiBot::sample_value(const session::Session& s, const std::string& role,
+                               const core::Action& a, int sample, int budget) {
+    load_rules(s);
+    return score(s.state(), role, a, sample, budget);
 }
 
 std::string AiBot::choose(const session::Session& s, const std::string& role) {
@@ -873,11 +896,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             return done(acts[ok[rng_.below(static_cast<std::uint32_t>(ok.size()))]]);
         }
     }
-    if (!rules_ || rules_def_ != &s.def()) {
-        rules_ = script::RulesHost::load(s.state().def_ptr());
-        rules_->set_print([](const std::string&) {});
-        rules_def_ = &s.def();
-    }
+    load_rules(s);
     // evaluate() asks this host for the module's real supply status (rules.ai_features)
     struct FeatureGuard {
         explicit FeatureGuard(script::RulesHost* r) { set_feature_rules(r); }

@@ -234,8 +234,15 @@ public:
         return it == stalled_.end() ? -1 : it->second;
     }
     void forget_stalled() { stalled_.clear(); }
+    // One dice sample of the search's value of `a` for `role` at the session's position (its true
+    // state, not determinized), played on `budget` rules applies as a candidate's sample is in
+    // `choose` (for tests of the sampling).
+    Evaluation sample_value(const session::Session& s, const std::string& role,
+                            const core::Action& a, int sample, int budget);
 
 private:
+    // the bot's own rules host for the session's module (loaded once)
+    void load_rules(const session::Session& s);
     Evaluation score(const core::GameState& base, const std::string& role, const core::Action& a,
                  int sample, int& budget);
     struct MovePlan {

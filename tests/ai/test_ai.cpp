@@ -1345,6 +1345,52 @@ TEST_CASE("14.4, 11.20, 10.1: the Coalition AI attacks a lone Napoleon next to i
     CHECK(checked == 2);
 }
 
+TEST_CASE(
+    "11.20, 14.4: a sample that throws Napoleon's fate weighs both faces, whatever budget it has "
+    "left (seed 59, Turn 9)",
+    "[ai]") {
+    // seed 59 (normal against random), Turn 9's combat phase: Bordeaux held, Paris held by three
+    // disrupted French units, and the Coalition's stack at Montereau (5321) next to both Paris and
+    // Napoleon's stack at Meaux (5320). Each sample of an attack that throws his fate die
+    // also plays the die's other outcome (a 1 eliminates him, 14.4; else he escapes to a French
+    // stack within three hexes, Paris among them) and weighs the two 1/6 and 5/6. That second play
+    // ran on what the sample had left of its budget, stopped before the die, and the sample's own
+    // face counted alone: one sample of six threw a 1, the attack on Meaux was valued 166872
+    // against 101674 for the attack on Paris, and made first, with the Turn's CCs.
+    // Here Napoleon's two units at Meaux are disrupted (11.19: they defend with a die, and a hit
+    // eliminates each), so that more samples clear his hex and throw the die.
+    Game g = load_1814();
+    core::GameState st = game_position(g, "seed59_turn9_combat_order.json", 9, "combat.order");
+    const int fr = g.def->side_index("french");
+    int escort = 0;
+    for (int i : std::vector<int>(st.stack(core::Location::at(*g.def->map.parse_label("5320")))))
+        if (st.piece(i).owner == fr &&
+            g.def->counter_types[static_cast<size_t>(st.piece(i).type)].category == "unit") {
+            st.set_face(i, 1);
+            ++escort;
+        }
+    REQUIRE(escort >= 2);
+    auto s = session_with(g, start_1814(g, 59), st);
+    const auto acts = s.actions("coalition");
+    const auto meaux = std::find_if(acts.begin(), acts.end(), [](const core::Action& a) {
+        return a.text() == "attack 5321 5320";
+    });
+    REQUIRE(meaux != acts.end());
+    REQUIRE(st.piece(st.find_piece("napoleon")).loc ==
+            core::Location::at(*g.def->map.parse_label("5320")));
+    ai::AiBot bot(ai::Level::Normal, 59);
+    int thrown = 0;  // samples whose value holds the fate die at its odds
+    for (int budget : {8, 15, 25, 40, 60, 90})
+        for (int k = 0; k < 24; ++k) {
+            const double v = bot.sample_value(s, "coalition", *meaux, k, budget).total;
+            INFO("budget " << budget << ", sample " << k << ": " << v);
+            CHECK(v <
+                  5e5);  // a 1 is worth a won game (10^6) at 1/6 only: he has hexes to escape to
+            thrown += v > 1e5;
+        }
+    CHECK(thrown > 0);  // some samples clear Meaux and throw the die
+}
+
 TEST_CASE("7.8: the Coalition's depot plan is a site nearer Paris than its linked depots, and the cities its link needs", "[ai]") {
     Game g = load_1814();
     const auto paris = *g.def->map.parse_label("5420");
