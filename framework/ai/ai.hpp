@@ -236,7 +236,8 @@ public:
     void forget_stalled() { stalled_.clear(); }
     // One dice sample of the search's value of `a` for `role` at the session's position (its true
     // state, not determinized), played on `budget` rules applies as a candidate's sample is in
-    // `choose` (for tests of the sampling).
+    // `choose`, but evaluated without the decision's supply field and depot plan (evaluate's own
+    // fallbacks): for tests of the sampling.
     Evaluation sample_value(const session::Session& s, const std::string& role,
                             const core::Action& a, int sample, int budget);
 
