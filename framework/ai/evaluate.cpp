@@ -535,6 +535,13 @@ struct SupplyRoot {
     std::map<int, std::unordered_set<std::int64_t>> field, in;
     std::map<int, std::unordered_set<std::int64_t>> besieged;  // stacks that cannot move (8.4)
     std::map<int, std::vector<hex::Hex>> field_hexes;
+    // 12.1, 6.2 (RULINGS S-4, M-27): per side, per depot of its on an enemy city with none of its
+    // pieces there and an enemy Commander within his 12.1 reach: the hexes in supply at the root
+    // that the rules' field leaves out once that Commander stands on the depot. Traced,
+    // because the other sources' routes may be cut by rivers and enemy cities that hex distance
+    // cannot see (seed 31731, Turn 7: Grouchy on the depot at 4722, thirteen Bohemian units
+    // disrupted at the next supply phase, which distance judged supplied from the depot at 4622)
+    std::map<int, std::map<std::int64_t, std::unordered_set<std::int64_t>>> raid_cut;
 };
 thread_local SupplyRoot g_root;
 // Whether `side`'s stack at `h` counts as in supply against the root's field (above); true when
@@ -631,6 +638,58 @@ void set_field_tracing(bool on) {
     g_field_memo.clear();
 }
 
+// Fills g_root.raid_cut (above) for the root `root`, its fields already traced.
+void trace_raid_cuts(const core::GameState& root, script::RulesHost& r) {
+    // Not while trains are allocated and depots made (the `supply.` steps, 7.3-7.8): a depot made
+    // this Turn changes the field the cut was traced on, and the value of a depot is weighed
+    // against the stack's move (depot_value, move_gain) with the distance stand-in on both sides
+    if (root.decision.step.rfind("supply.", 0) == 0) return;
+    const core::ModuleDef& d = root.def();
+    const Profile& p = profile(d);
+    std::map<int, std::vector<hex::Hex>> depots;
+    add_depot_hexes(root, p, depots);
+    for (const auto& [side, hexes] : depots) {
+        for (const hex::Hex& dh : hexes) {
+            if (!enemy_city(d, side, dh)) continue;  // not an end the enemy's 12.1 allows
+            bool guarded = false;
+            for (int j : root.stack(core::Location::at(dh))) {
+                const auto& q = root.piece(j);
+                const size_t qt = static_cast<size_t>(q.type);
+                guarded = guarded || (q.owner == side && (p.unit[qt] || p.commander[qt]));
+            }
+            if (guarded) continue;
+            int raider = -1, nearest = kCommanderReach + 1;  // the nearest enemy Commander in reach
+            for (int i = 0; i < root.piece_count(); ++i) {
+                const auto& pc = root.piece(i);
+                if (pc.owner < 0 || pc.owner == side || !pc.loc.is_hex() ||
+                    !p.commander[static_cast<size_t>(pc.type)])
+                    continue;
+                const int dist = hex::distance(pc.loc.hex, dh);
+                if (dist < nearest) nearest = dist, raider = i;
+            }
+            if (raider < 0) continue;
+            core::GameState c = root;
+            c.move_piece(raider, core::Location::at(dh));
+            const core::Value f =
+                r.call(c, "ai_supply_field", {core::Value(d.sides[static_cast<size_t>(side)].id)});
+            if (!f.is_object()) continue;
+            std::unordered_set<std::int64_t> after;
+            for (const auto& [label, flag] : f.as_object()) {
+                (void)flag;
+                if (auto h = d.map.parse_label(label)) after.insert(key(*h));
+            }
+            // every hex of the root's field (and stack in supply) the raided field leaves out, not
+            // only where units stand now: a stack that moves from one such hex to another is as
+            // exposed as before (by the units' hexes alone, every move looked safer than staying)
+            auto& cut =
+                g_root.raid_cut[side][key(dh)];  // an entry, even empty: the depot was traced
+            for (const auto* from : {&g_root.field[side], &g_root.in[side]})
+                for (const std::int64_t k : *from)
+                    if (!after.count(k)) cut.insert(k);
+        }
+    }
+}
+
 void set_supply_root(const core::GameState* root) {
     g_root = {};
     script::RulesHost* r = g_feature_rules;
@@ -665,6 +724,7 @@ void set_supply_root(const core::GameState* root) {
                     if (auto h = d.map.parse_label(label)) g_root.besieged[side].insert(key(*h));
                 }
         }
+        trace_raid_cuts(*root, *r);
     } catch (const std::exception&) {
         g_root = {};
         return;
@@ -1140,9 +1200,24 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             if (std::none_of(foes.begin(), foes.end(), [&](hex::Hex f) { return hex::distance(f, dh) <= kCommanderReach; }))
                 continue;
             double w = 0;
+            // traced at the root (g_root.raid_cut) where it was exposed there, while positions are
+            // judged against the root's field (`approx`); else by distance, as the positions a
+            // depot's value compares are (g_exact: both sides of the comparison alike)
+            const std::unordered_set<std::int64_t>* cut = nullptr;
+            if (approx)
+                if (auto rs = g_root.raid_cut.find(role_idx); rs != g_root.raid_cut.end())
+                    if (auto rc = rs->second.find(key(dh)); rc != rs->second.end())
+                        cut = &rc->second;
             for (const auto& u : s.pieces()) {
                 const size_t ut = static_cast<size_t>(u.type);
                 if (u.owner != role_idx || !u.loc.is_hex() || !p.unit[ut] || p.deemed_supplied[ut]) continue;
+                if (cut) {
+                    if (cut->count(key(u.loc.hex)))
+                        w += supply_scale * unsupplied_cost(p, ut,
+                                                            u.face == p.disrupted_face_of_unit,
+                                                            winter_attacker);
+                    continue;
+                }
                 if (hex::distance(u.loc.hex, dh) > range || !supplied(role_idx, u.loc.hex)) continue;
                 if (std::any_of(own.begin(), own.end(), [&](hex::Hex src) { return src != dh && hex::distance(src, u.loc.hex) <= range; }))
                     continue;

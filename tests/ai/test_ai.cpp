@@ -2662,6 +2662,63 @@ TEST_CASE("12.1, 6.2 (RULINGS S-4, M-27): an unguarded Coalition depot within an
     CHECK(ai::evaluate(near, "french").supply == Approx(ai::evaluate(far, "french").supply));
 }
 
+TEST_CASE(
+    "12.1, 6.2 (RULINGS S-4, M-27): a raid on a depot costs the units the traced field loses "
+    "there, though another depot lies within their reach (seed 31731, Turn 7)",
+    "[ai]") {
+    // Seed 31731, Turn 7: Grouchy ended his 12.1 move on the Coalition depot at 4722 (a French
+    // city, no Coalition piece on it), and at the next supply phase thirteen Bohemian units at
+    // 4820, 4922, 4923, 5024 and 5218 were disrupted (6.4). By hex distance the depot at 4622
+    // supplied them as well, so the evaluation gave the raid no cost; the rules' routes from 4622
+    // do not reach them, and only the trace (g_root's raid cut, made at the decision's root) sees
+    // it.
+    Game g = load_1814();
+    const core::GameState st =
+        game_position(g, "seed31731_turn7_commanders.json", 7, "commanders.move");
+    const int co = g.def->side_index("coalition");
+    const int fr = g.def->side_index("french");
+    const hex::Hex depot = *g.def->map.parse_label("4722");
+    bool has_depot = false, guarded = false;
+    for (int i : st.stack(core::Location::at(depot))) {
+        const auto& ct = g.def->counter_types[static_cast<size_t>(st.piece(i).type)];
+        if (st.piece(i).owner != co) continue;
+        if (ct.face_index("depot") >= 0 && st.piece(i).face == ct.face_index("depot"))
+            has_depot = true;
+        else
+            guarded = true;
+    }
+    REQUIRE(has_depot);
+    REQUIRE_FALSE(guarded);
+    // the same position with every French Commander within his 12.1 reach of the depot gone
+    core::GameState away = st;
+    int raiders = 0;
+    for (int i = 0; i < away.piece_count(); ++i) {
+        const auto& p = away.piece(i);
+        if (p.owner != fr || !p.loc.is_hex() ||
+            g.def->counter_types[static_cast<size_t>(p.type)].category != "commander")
+            continue;
+        if (hex::distance(p.loc.hex, depot) > 3) continue;
+        away.move_piece(i, core::Location::nowhere());
+        ++raiders;
+    }
+    REQUIRE(raiders > 0);
+    // a depot of the Coalition's within five hexes of every one of those stacks (6.2's reach in
+    // Spring): hex distance alone would call them supplied without 4722
+    const hex::Hex other = *g.def->map.parse_label("4622");
+    for (const char* l : {"4820", "4922", "4923", "5024"})
+        CHECK(hex::distance(*g.def->map.parse_label(l), other) <= 5);
+    ai::set_feature_rules(g.rules.get());
+    ai::set_supply_root(&st);
+    const double exposed = ai::evaluate(st, "coalition").supply;
+    const double safe = ai::evaluate(away, "coalition").supply;
+    ai::set_supply_root(nullptr);
+    ai::set_feature_rules(nullptr);
+    INFO("supply term exposed " << exposed << ", out of reach " << safe);
+    // the thirteen units' supply (6.4: 10 x (1 + OF/4) each in Spring) at the raid's chance (one
+    // half): about 110
+    CHECK(safe - exposed > 80.0);
+}
+
 TEST_CASE("14.4, 8.4: with the south held and Paris empty, the Coalition stack that can enter Paris moves first", "[ai]") {
     // Seed 15890, Turn 11: Paris empty, the south held. The stack worth most by stack_potential
     // moved first, and its reconnaissance in force (8.5) pushed Meaux's French stack into Paris;
