@@ -352,6 +352,17 @@ void add_depot_hexes(const core::GameState& s, const Profile& p, std::map<int, s
             out[pc.owner].push_back(pc.loc.hex);
 }
 
+// 12.1: whether a unit or Commander of `side` stands on its depot at `dh` (no enemy Commander's
+// move may end there, so no raid; RULINGS M-27)
+bool depot_guarded(const core::GameState& s, const Profile& p, hex::Hex dh, int side) {
+    for (int j : s.stack(core::Location::at(dh))) {
+        const auto& q = s.piece(j);
+        const size_t qt = static_cast<size_t>(q.type);
+        if (q.owner == side && (p.unit[qt] || p.commander[qt])) return true;
+    }
+    return false;
+}
+
 // 14.4 asks for Paris and one of Bordeaux or Marseilles: whether `side` holds one of the others.
 bool holds_other_objective(const core::GameState& s, const Profile& p, int side) {
     return side >= 0 && held_objectives(s, p, side).other;
@@ -651,13 +662,7 @@ void trace_raid_cuts(const core::GameState& root, script::RulesHost& r) {
     for (const auto& [side, hexes] : depots) {
         for (const hex::Hex& dh : hexes) {
             if (!enemy_city(d, side, dh)) continue;  // not an end the enemy's 12.1 allows
-            bool guarded = false;
-            for (int j : root.stack(core::Location::at(dh))) {
-                const auto& q = root.piece(j);
-                const size_t qt = static_cast<size_t>(q.type);
-                guarded = guarded || (q.owner == side && (p.unit[qt] || p.commander[qt]));
-            }
-            if (guarded) continue;
+            if (depot_guarded(root, p, dh, side)) continue;
             int raider = -1, nearest = kCommanderReach + 1;  // the nearest enemy Commander in reach
             for (int i = 0; i < root.piece_count(); ++i) {
                 const auto& pc = root.piece(i);
@@ -1175,20 +1180,15 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             }
         }
     // 12.1, 6.2: the role's depots an enemy Commander could stand on (kDepotRaid): each costs,
-    // at that chance, the units in supply that no other source of the role's reaches. Only
+    // at that chance, the units in supply that no other source of the role's reaches (traced at
+    // the root, trace_raid_cuts; else by hex distance). Only
     // depots on enemy cities with none of the role's pieces on them are looked at, and the enemy
     // Commanders only when there is such a depot (this runs for every position judged).
     if (role_idx >= 0) {
         std::vector<hex::Hex> exposed;
         for (const hex::Hex& dh : depots[role_idx]) {
             if (!enemy_city(d, role_idx, dh)) continue;  // not an end the enemy's 12.1 allows
-            bool guarded = false;
-            for (int j : s.stack(core::Location::at(dh))) {
-                const auto& q = s.piece(j);
-                const size_t qt = static_cast<size_t>(q.type);
-                guarded = guarded || (q.owner == role_idx && (p.unit[qt] || p.commander[qt]));
-            }
-            if (!guarded) exposed.push_back(dh);
+            if (!depot_guarded(s, p, dh, role_idx)) exposed.push_back(dh);
         }
         std::vector<hex::Hex> foes;  // enemy Commanders on the map
         if (!exposed.empty())
