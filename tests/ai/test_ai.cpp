@@ -2702,8 +2702,8 @@ TEST_CASE(
         ++raiders;
     }
     REQUIRE(raiders > 0);
-    // a depot of the Coalition's within five hexes of every one of those stacks (6.2's reach in
-    // Spring): hex distance alone would call them supplied without 4722
+    // a depot of the Coalition's within five hexes of the stacks at 4820, 4922, 4923 and 5024
+    // (6.2's reach in Spring): hex distance alone would call them supplied without 4722
     const hex::Hex other = *g.def->map.parse_label("4622");
     for (const char* l : {"4820", "4922", "4923", "5024"})
         CHECK(hex::distance(*g.def->map.parse_label(l), other) <= 5);
