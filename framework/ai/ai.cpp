@@ -462,6 +462,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         size_t first;  // index in `acts` of the step that leads here
         int hexes;     // hexes used so far (-1: unknown)
         bool holder;   // a unit was left behind to hold the city (below)
+        bool detach = false;  // one unit sent on to overrun a lone Napoleon (below)
+        bool hunted = false;  // a step of this plan overran him
     };
     // forced marches (8.4) looked at: plan_forced_march
     const bool rush = last_two_turns(root) || one_objective_short(root, role) || attacker_rush(root, role);
@@ -485,6 +487,16 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
             root.def().counter_types[static_cast<size_t>(pc.type)].category == "commander")
             enemy_commanders.push_back(i);
     }
+    // the Commanders on a lone Napoleon's hex (himself among them)
+    std::vector<int> on_napoleon;
+    if (nap_alone)
+        for (int i : enemy_commanders)
+            if (root.def().map.label(root.piece(i).loc.hex) == nap) on_napoleon.push_back(i);
+    auto overran_napoleon = [&](const core::GameState& before, const core::GameState& after) {
+        for (int i : on_napoleon)
+            if (!(before.piece(i).loc == after.piece(i).loc)) return true;
+        return false;
+    };
     auto overrun = [&](const core::GameState& before, const core::GameState& after) {
         int k = 0;
         for (int i : enemy_commanders) k += !(before.piece(i).loc == after.piece(i).loc);
@@ -561,6 +573,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 if (hx.is_string()) {
                     seen.insert(hx.as_string());
                     seen.insert("h" + hx.as_string());
+                    seen.insert("d" + hx.as_string());
                 }
     open.push_back({root, acts.size(), root_hexes, false});
     // 6.2, 8.4: a stack of the attacker's leaving an enemy city lets its side's supply routes
@@ -577,14 +590,55 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         } catch (const std::exception&) {
         }
     }
+    // 8.9, 11.20: the overrun of a lone Napoleon throws the same fate die for one unit as for
+    // four, and a stack's march onto him mostly leaves it out of supply, disrupted at the next
+    // supply phase (6.4: 861 of 1322 such disruptions on Turns 7-12 of round 53's games struck
+    // units that had moved the Turn before, and 103 of 222 overruns in 80 of them were made by
+    // stacks of two to four units). So the plan also looks at one unit and one Commander going
+    // on alone (hunt_detachment), the rest left where they stand; only its ends that overrun
+    // him count.
+    // the plan's first step (its index in `acts`): the first leave
+    size_t detach_first = acts.size();
+    const HuntDetachment detach = hunt_detachment(root, role, acts);
+    for (size_t i = 0; i < acts.size() && !detach.leave.empty(); ++i)
+        if (acts[i].kind == "leave" && !acts[i].args.empty() &&
+            acts[i].args[0] == detach.leave.front())
+            detach_first = i;
+    if (detach_first < acts.size()) {
+        Node h{root, detach_first, root_hexes, false};
+        h.detach = true;
+        // each step as the rules offer it after the ones before (`leave` ids, then `drop` ids)
+        auto take = [&](const std::string& kind, const std::string& id) {
+            for (const auto& a : rules_->actions(h.g, role))
+                if (a.kind == kind && !a.args.empty() && a.args[0] == id) {
+                    --budget;
+                    rules_->apply(h.g, role, a);
+                    return true;
+                }
+            return false;
+        };
+        bool ok = true;
+        try {
+            for (const std::string& id : detach.leave) ok = take("leave", id) && ok;
+            for (const std::string& id : detach.drop) take("drop", id);
+        } catch (const std::exception&) {
+            ok = false;
+        }
+        if (ok && h.g.decision.step == "movement.stack" && h.g.decision.role == role)
+            open.push_back(std::move(h));
+        else
+            detach_first = acts.size();
+    }
     int node_cap = rush ? 2 * p_.plan_nodes : p_.plan_nodes;  // 5 hexes reach further
     if (holder < acts.size()) node_cap += node_cap / 2;
+    if (detach_first < acts.size()) node_cap += node_cap / 2;
     while (!open.empty() && plan.nodes < node_cap && budget > 0) {
         Node n = std::move(open.front());
         open.pop_front();
         ++plan.nodes;
         std::vector<core::Action> here;
-        if (n.first == acts.size() && !n.holder) here = acts;
+        if (n.first == acts.size() && !n.holder && !n.detach)
+            here = acts;
         else {
             try {
                 here = rules_->actions(n.g, role);
@@ -594,6 +648,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         }
         if (n.g.decision.step != "movement.stack" || n.g.decision.role != role) {
             // the step ended the move itself (a reconnaissance repulsed): value the position
+            if (n.detach && !n.hunted) continue;
             const Evaluation ev = evaluate(n.g, role);
             if (ev.total > plan.value) {
                 plan.value = ev.total;
@@ -605,6 +660,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         for (size_t i = 0; i < here.size(); ++i) {
             const auto& a = here[i];
             if (a.kind == "end") {
+                if (n.detach && !n.hunted) continue;  // the detachment serves the overrun only
                 Evaluation ev;
                 double v;
                 try {
@@ -622,8 +678,15 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
                 const bool hunt = nap_alone && a.kind == "to" && dest == nap;
                 if (a.kind == "to" && !hunt && forced_march(a) && !plan_forced_march(root, role, dest)) continue;
-                if (a.kind == "to" && !seen.insert((n.holder ? "h" : "") + dest).second) continue;
+                if (a.kind == "to" && !seen.insert((n.holder   ? "h"
+                                                    : n.detach ? "d"
+                                                               : "") +
+                                                   dest)
+                                           .second)
+                    continue;
                 Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1, n.holder};
+                c.detach = n.detach;
+                c.hunted = n.hunted;
                 --budget;
                 try {
                     rules_->apply(c.g, role, a);
@@ -644,7 +707,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                         }
                         const int fates = overrun(n.g, c.g);
                         const bool ended = !(c.g.decision.step == "movement.stack" && c.g.decision.role == role);
-                        if (fates > 0 || ended) {
+                        if (fates > 0 && overran_napoleon(n.g, c.g)) c.hunted = true;
+                        if ((fates > 0 || ended) && (!c.detach || c.hunted)) {
                             Evaluation ev;
                             const double v = dice_value(n.g, a, fates, ended, attrition_after(n.g, a), ev);
                             if (v > plan.value) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -1845,6 +1846,62 @@ size_t leave_holder(const core::GameState& root, const std::string& role, const 
     for (int j : root.stack(core::Location::at(*at)))
         if (root.piece(j).owner == side && p.unit[static_cast<size_t>(root.piece(j).type)]) ++units;
     return units > movers ? acts.size() : best;
+}
+
+HuntDetachment hunt_detachment(const core::GameState& root, const std::string& role,
+                               const std::vector<core::Action>& acts) {
+    HuntDetachment out;
+    const core::ModuleDef& d = root.def();
+    const Profile& p = profile(d);
+    if (!attacker_role(d, role)) return out;
+    bool alone = false;
+    const std::string nap = enemy_napoleon(root, role, &alone);
+    if (!alone) return out;
+    const auto nap_hex = d.map.parse_label(nap);
+    // the units that move are those offered a `leave`; its Commanders those offered a `drop`
+    std::vector<int> movers, cmds;
+    std::optional<hex::Hex> at;
+    for (const auto& a : acts) {
+        if (a.args.empty() || a.label.find("hidden") != std::string::npos) continue;
+        const int id = root.find_piece(a.args[0]);
+        if (id < 0) continue;
+        if (a.kind == "leave")
+            movers.push_back(id);
+        else if (a.kind == "drop")
+            cmds.push_back(id);
+        else
+            continue;
+        if (!at && !a.hexes.empty()) at = d.map.parse_label(a.hexes[0]);
+    }
+    // 8.4: five hexes at most (a forced march); a stack of one unit has nothing to leave
+    if (!nap_hex || !at || movers.size() < 2 || cmds.empty() || hex::distance(*at, *nap_hex) > 5)
+        return out;
+    // the hunter: a unit 6.6 deems in supply (a Cossack: never disrupted out of supply) before
+    // any other, then cavalry, infantry and artillery last (11.3, 11.4: the arms that the attack
+    // on a fortified Paris needs most), then the least OF
+    auto rank = [&](int id) {
+        const size_t t = static_cast<size_t>(root.piece(id).type);
+        int arm = 2;
+        if (auto it = d.counter_types[t].stats.find("type");
+            it != d.counter_types[t].stats.end() && it->second.is_string())
+            arm = it->second.as_string() == "cavalry"     ? 1
+                  : it->second.as_string() == "artillery" ? 3
+                                                          : 2;
+        return std::tuple<int, int, int>{p.deemed_supplied[t] ? 0 : arm, p.of2[t], id};
+    };
+    const int hunter = *std::min_element(movers.begin(), movers.end(),
+                                         [&](int a, int b) { return rank(a) < rank(b); });
+    for (int id : movers)
+        if (id != hunter) out.leave.push_back(root.piece(id).id);
+    // 8.1, 8.4, 7.3: the Commander with the least CR goes; the others stay with the units left,
+    // which rally and take trains only with a Commander
+    const int goes = *std::min_element(cmds.begin(), cmds.end(), [&](int a, int b) {
+        return p.cr[static_cast<size_t>(root.piece(a).type)] <
+               p.cr[static_cast<size_t>(root.piece(b).type)];
+    });
+    for (int id : cmds)
+        if (id != goes) out.drop.push_back(root.piece(id).id);
+    return out;
 }
 
 bool holds_victory(const core::GameState& s, const std::string& role) {

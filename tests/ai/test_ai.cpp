@@ -2719,6 +2719,69 @@ TEST_CASE(
     CHECK(safe - exposed > 80.0);
 }
 
+TEST_CASE(
+    "8.4, 8.9, 11.20: one unit and one Commander overrun a lone Napoleon; the rest of the stack "
+    "stays where it stands (seed 31734, Turn 5)",
+    "[ai]") {
+    // Seed 31734, Turn 5: Rayevsky's stack at 4821 (the Russian reserve artillery, two grenadier
+    // divisions and Vasilchikov's cavalry) force-marched onto Napoleon alone at Montereau (5321).
+    // He escaped (11.20), and the four units stood beside Paris out of supply, disrupted (6.4)
+    // from Turn 6 to the game's end. The fate die is the same for one unit as for four.
+    Game g = load_1814();
+    core::GameState st = game_position(g, "seed31734_turn5_hunt.json", 5, "movement.stack");
+    const auto at = core::Location::at(*g.def->map.parse_label("4821"));
+    const auto montereau = core::Location::at(*g.def->map.parse_label("5321"));
+    REQUIRE(st.piece(st.find_piece("napoleon")).loc == montereau);
+    auto s = session_with(g, start_1814(g, 31734), st);
+    const auto acts = s.actions("coalition");
+    const ai::HuntDetachment d = ai::hunt_detachment(st, "coalition", acts);
+    // the cavalry goes on; the artillery and the infantry stay (11.3-11.4: the attack on Paris
+    // needs them); Rayevsky, the one Commander, goes with it (8.4)
+    CHECK(d.leave == std::vector<std::string>{"co_ru_res_art", "co_gren1", "co_gren2"});
+    CHECK(d.drop.empty());
+    // none for the defender, nor for a Napoleon with a unit of his (11.20: no overrun, 8.4 bp5)
+    CHECK(ai::hunt_detachment(st, "french", acts).leave.empty());
+    core::GameState escorted = st;
+    for (int i = 0; i < escorted.piece_count(); ++i)
+        if (escorted.piece(i).owner == g.def->side_index("french") &&
+            escorted.piece(i).loc.is_hex() &&
+            g.def->counter_types[static_cast<size_t>(escorted.piece(i).type)].category == "unit") {
+            escorted.move_piece(i, montereau);
+            break;
+        }
+    CHECK(ai::hunt_detachment(escorted, "coalition", acts).leave.empty());
+    // the bot plays the move with the dice forced: its march passes Victor and Oudinot alone on
+    // the way (8.9), and each fate die is a 4 (they and Napoleon escape, 11.20); the march
+    // attrition a 1 (8.6: no loss)
+    st.forced_dice = {4, 4, 4, 1};
+    s = session_with(g, start_1814(g, 31734), st);
+    ai::AiBot bot(ai::Level::Normal, 31734);
+    session::RandomBot fr(1);
+    std::vector<std::string> taken;
+    bool overrun = false;
+    for (int i = 0; i < 20 && s.state().decision.step != "movement.choose"; ++i) {
+        const std::string role = s.decider();
+        const std::string act = role == "coalition" ? bot.choose(s, role) : fr.choose(s, role);
+        INFO("step " << s.state().decision.step << " of " << role << ", action " << i << ", result "
+                     << s.state().result);
+        REQUIRE_FALSE(act.empty());
+        if (role == "coalition") taken.push_back(act);
+        REQUIRE(s.apply(role, act).ok);
+        overrun = overrun || !(s.state().piece(s.state().find_piece("napoleon")).loc == montereau);
+    }
+    std::string seen;
+    for (const auto& a : taken) seen += a + "; ";
+    INFO("the Coalition's steps: " << seen);
+    REQUIRE_FALSE(taken.empty());
+    CHECK(taken.front().rfind("leave ", 0) == 0);
+    CHECK(overrun);  // he was made to roll for his fate, and escaped
+    const core::GameState& after = s.state();
+    for (const char* id : {"co_ru_res_art", "co_gren1", "co_gren2"})
+        CHECK(after.piece(after.find_piece(id)).loc == at);
+    CHECK_FALSE(after.piece(after.find_piece("co_vasilchikov")).loc == at);
+    CHECK_FALSE(after.piece(after.find_piece("rayevsky")).loc == at);
+}
+
 TEST_CASE("14.4, 8.4: with the south held and Paris empty, the Coalition stack that can enter Paris moves first", "[ai]") {
     // Seed 15890, Turn 11: Paris empty, the south held. The stack worth most by stack_potential
     // moved first, and its reconnaissance in force (8.5) pushed Meaux's French stack into Paris;
