@@ -654,6 +654,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 plan.value = ev.total;
                 plan.eval = ev;
                 plan.first = n.first;
+                plan.detach = n.detach;
             }
             continue;
         }
@@ -673,6 +674,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                     plan.value = v;
                     plan.eval = ev;
                     plan.first = n.first == acts.size() ? i : n.first;
+                    plan.detach = n.detach;
                 }
             } else if (a.kind == "to" || a.kind == "recon") {
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
@@ -715,6 +717,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                                 plan.value = v;
                                 plan.eval = ev;
                                 plan.first = c.first;
+                                plan.detach = c.detach;
                             }
                             if (ended) continue;
                         }
@@ -1184,6 +1187,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             value[mp.first] = mp.value;
             outcome[mp.first] = mp.eval;
             scored[mp.first] = true;
+            if (mp.detach)
+                notes[mp.first] =
+                    "one unit and one Commander go on to overrun the lone Napoleon (8.9, 11.20), "
+                    "the rest stay";
         }
     } else if (step == "movement.choose") {
         // 8.2: each stack with a train either moves or stays (its train discarded by passing: a

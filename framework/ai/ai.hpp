@@ -262,6 +262,7 @@ private:
         double value = -1e18;
         Evaluation eval;
         int nodes = 0;
+        bool detach = false;  // the best plan sends one unit on to overrun a lone Napoleon
     };
     MovePlan plan_move(const core::GameState& root, const std::string& role,
                        const std::vector<core::Action>& acts, int& budget);

@@ -2758,6 +2758,7 @@ TEST_CASE(
     ai::AiBot bot(ai::Level::Normal, 31734);
     session::RandomBot fr(1);
     std::vector<std::string> taken;
+    std::string why;  // the AI's note on its first step (docs/ai.md, "Explaining decisions")
     bool overrun = false;
     for (int i = 0; i < 20 && s.state().decision.step != "movement.choose"; ++i) {
         const std::string role = s.decider();
@@ -2765,6 +2766,7 @@ TEST_CASE(
         INFO("step " << s.state().decision.step << " of " << role << ", action " << i << ", result "
                      << s.state().result);
         REQUIRE_FALSE(act.empty());
+        if (role == "coalition" && taken.empty()) why = bot.explain();
         if (role == "coalition") taken.push_back(act);
         REQUIRE(s.apply(role, act).ok);
         overrun = overrun || !(s.state().piece(s.state().find_piece("napoleon")).loc == montereau);
@@ -2774,6 +2776,7 @@ TEST_CASE(
     INFO("the Coalition's steps: " << seen);
     REQUIRE_FALSE(taken.empty());
     CHECK(taken.front().rfind("leave ", 0) == 0);
+    CHECK(why.find("overrun the lone Napoleon") != std::string::npos);
     CHECK(overrun);  // he was made to roll for his fate, and escaped
     const core::GameState& after = s.state();
     for (const char* id : {"co_ru_res_art", "co_gren1", "co_gren2"})
