@@ -99,9 +99,10 @@ bool enemy_city(const core::ModuleDef& d, int side, hex::Hex h);
 size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts);
 // 8.4, 8.9, 11.20: at the start of the attacker's stack's move (`acts`, the movement.stack step)
 // within five hexes of a lone enemy Napoleon, the units to leave behind and the Commanders to keep
-// in place so that one unit (a Cossack first, 6.6, else the least OF) and one Commander (the least
-// CR) go on to overrun him: the fate die (11.20) is the same for one unit as for the stack, and
-// the units left stay where they stand, in supply (6.4). Empty when there is none to make.
+// in place so that one unit (a Cossack first, 6.6; then by the counter stat `type`: cavalry,
+// infantry, artillery last; then the least OF) and one Commander (the least CR) go on to overrun
+// him: the fate die (11.20) is the same for one unit as for the stack, and the units left stay
+// where they stand, in supply (6.4). Empty when there is none to make.
 struct HuntDetachment {
     std::vector<std::string> leave;  // piece ids, in order
     std::vector<std::string> drop;
