@@ -680,12 +680,10 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
                 const std::string dest = a.args.empty() ? a.text() : a.args[0];
                 const bool hunt = nap_alone && a.kind == "to" && dest == nap;
                 if (a.kind == "to" && !hunt && forced_march(a) && !plan_forced_march(root, role, dest)) continue;
-                if (a.kind == "to" && !seen.insert((n.holder   ? "h"
-                                                    : n.detach ? "d"
-                                                               : "") +
-                                                   dest)
-                                           .second)
-                    continue;
+                const std::string variant = n.holder   ? "h"
+                                            : n.detach ? "d"
+                                                       : "";  // (the seen hexes per plan)
+                if (a.kind == "to" && !seen.insert(variant + dest).second) continue;
                 Node c{n.g, n.first == acts.size() ? i : n.first, a.kind == "to" ? hexes_in_label(a.label) : -1, n.holder};
                 c.detach = n.detach;
                 c.hunted = n.hunted;
