@@ -60,13 +60,16 @@ to see what the AI faced without re-running its decisions:
   hunters at the start of each Turn's Active Supply phase from Turn 5 with Napoleon alone (11.20):
          the Coalition's trains of that Turn allocated to stacks within three hexes of him and within
          four or five (7.3, 8.9: one overrun a Turn is all he gives), and those beyond the first
+  overruns each movement-phase overrun of a lone Napoleon by a Coalition stack (8.9: the entry whose
+         events throw his fate die, 11.20), replayed to the step before it: the moving stack's
+         units then, as T<turn>:<units>; totals by the number of units (round 54)
   fates  per game, read from the log alone (round 50): how it ended ('cap' Napoleon captured,
          11.20; 'city' Paris and the south, 14.4; 'lost'; 'unfinished') and on which Turn, and each fate die of
          Napoleon's (11.20) by Turn as 'T<turn>:<faces>', 'm' after an overrun in the movement
          phase (8.9), 'c' in combat; totals: throws a game, by phase and by face, captures by a 1
          and with no escape, and per Turn the wins and their share of the games still going
 
-Usage:  scripts/ai_positions.py {hunt|hunters|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates|orders|south} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|hunters|overruns|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates|orders|south} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -244,7 +247,7 @@ def turn_columns(row, total, per, columns, total_key):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["hunt", "hunters", "paris", "force", "armies", "escort", "beside", "trains",
+    ap.add_argument("what", choices=["hunt", "hunters", "overruns", "paris", "force", "armies", "escort", "beside", "trains",
                                      "losses", "attacks", "windows", "fates", "orders", "south"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
@@ -454,6 +457,17 @@ def main():
                 total["Turns with 2+ of them"] += near + far >= 2
                 total["trains beyond the first"] += max(0, near + far - 1)
                 row.append(f"T{turn}:{near}+{far}/{len(allocs[turn])}")
+        elif args.what == "overruns":
+            for i, e in enumerate(save["log"]):
+                if e["role"] != "coalition" or not e["phase"].startswith("movement"):
+                    continue
+                if not any(ev.get("text", "").startswith("11.20 fate of Napoleon") for ev in e["events"]):
+                    continue
+                context = replay(args, save, i).get("decision", {}).get("context") or {}
+                n = len(context.get("units", []))
+                total["overruns"] += 1
+                total[f"by {min(n, 4)}{'+' if n >= 4 else ''} unit{'s' if n != 1 else ''}"] += 1
+                row.append(f"T{e['turn']}:{n}")
         elif args.what == "attacks":
             for a in attacks_on(save, PARIS):
                 taken = a["result"] is not None and a["result"][0] == "attacker" and a["result"][1] >= 3

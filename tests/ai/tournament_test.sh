@@ -39,6 +39,9 @@ grep -q "south never entered" <<<"$so" && grep -q "^  never unfinished: 1$" <<<"
     bad "ai_positions.py south: $so"
 hu=$(python3 scripts/ai_positions.py hunters "$f" --cli "$CLI" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ -z "$hu" ] && ok || bad "ai_positions.py hunters: exit $rc, $hu"
+# its overruns mode (round 54): no overrun of Napoleon on Turn 1, nothing printed
+ov=$(python3 scripts/ai_positions.py overruns "$f" --cli "$CLI" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -z "$ov" ] && ok || bad "ai_positions.py overruns: exit $rc, $ov"
 # scripts/ai_compare.py: a save directory against itself is played alike throughout
 cmp=$(python3 scripts/ai_compare.py --a "$T/err" --b "$T/err" --saves "$T" "$T" 2>&1)
 grep -q "saved by both: 2, played action for action alike: 2$" <<<"$cmp" &&
