@@ -593,8 +593,8 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
     // 8.9, 11.20: the overrun of a lone Napoleon throws the same fate die for one unit as for
     // four, and a stack's march onto him mostly leaves it out of supply, disrupted at the next
     // supply phase (6.4: 861 of 1322 such disruptions on Turns 7-12 of round 53's games struck
-    // units that had moved the Turn before, and 103 of 222 overruns in 80 of them were made by
-    // stacks of two to four units). So the plan also looks at one unit and one Commander going
+    // units that had moved the Turn before, and 238 of its 521 overruns were made by stacks of
+    // two or more units). So the plan also looks at one unit and one Commander going
     // on alone (hunt_detachment), the rest left where they stand; only its ends that overrun
     // him count.
     // the plan's first step (its index in `acts`): the first leave
