@@ -637,7 +637,7 @@ AiBot::MovePlan AiBot::plan_move(const core::GameState& root, const std::string&
         open.pop_front();
         ++plan.nodes;
         std::vector<core::Action> here;
-        if (n.first == acts.size() && !n.holder && !n.detach)
+        if (n.first == acts.size() && !n.holder)
             here = acts;
         else {
             try {

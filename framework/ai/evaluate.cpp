@@ -56,6 +56,10 @@ struct Profile {
     std::map<int, std::set<std::int64_t>> enemy_cities;
     int eliminated_box = -1;                   // the box "eliminated", if the map has one
     std::vector<bool> deemed_supplied;         // 6.6: Cossacks and garrisons (stat cossack/garrison 1)
+    // per counter type, by its stat `type`: 1 cavalry, 3 artillery, else 2 (the order a lone
+    // Napoleon's hunter is picked in: the attack on a fortified Paris needs artillery
+    // most, 11.3-11.4)
+    std::vector<int> arm;
     bool forage_rule = false;                  // 7.6 (b): the cnw series' forage markers
     int forage_type = -1;                      // the forage marker's counter type
     int combat_phase = -1;                     // the phase "combat" (10-11), if the module has one
@@ -89,6 +93,10 @@ const Profile& profile(const core::ModuleDef& d) {
             return it != ct.stats.end() && it->second.is_int() && it->second.as_int() == 1;
         };
         p.deemed_supplied.push_back(flag("cossack") || flag("garrison"));
+        auto ty = ct.stats.find("type");
+        const std::string arm =
+            ty != ct.stats.end() && ty->second.is_string() ? ty->second.as_string() : "";
+        p.arm.push_back(arm == "cavalry" ? 1 : arm == "artillery" ? 3 : 2);
         auto g = ct.stats.find("genuine");
         p.genuine_train.push_back(g != ct.stats.end() && g->second.is_int() && g->second.as_int() == 1);
         auto army = ct.stats.find("army");
@@ -1816,36 +1824,55 @@ bool enemy_city(const core::ModuleDef& d, int side, hex::Hex h) {
     return it != p.enemy_cities.end() && it->second.count(key(h)) > 0;
 }
 
+namespace {
+// 8.4: at the start of a stack's move (the movement.stack step's `acts`), the units that move
+// (those offered a `leave`, hidden ones aside) with the index of that step, its Commanders (offered
+// a `drop`) and the hex it stands on
+struct MoveStart {
+    std::vector<std::pair<int, size_t>> units;  // piece index, index in `acts` of its `leave`
+    std::vector<int> commanders;
+    std::optional<hex::Hex> at;
+};
+MoveStart move_start(const core::GameState& root, const std::vector<core::Action>& acts) {
+    MoveStart m;
+    for (size_t i = 0; i < acts.size(); ++i) {
+        const auto& a = acts[i];
+        if ((a.kind != "leave" && a.kind != "drop") || a.args.empty() || a.hexes.empty() ||
+            a.label.find("hidden") != std::string::npos)
+            continue;
+        const int id = root.find_piece(a.args[0]);
+        if (id < 0) continue;
+        if (!m.at) m.at = root.def().map.parse_label(a.hexes[0]);
+        if (a.kind == "leave")
+            m.units.emplace_back(id, i);
+        else
+            m.commanders.push_back(id);
+    }
+    return m;
+}
+}  // namespace
+
 size_t leave_holder(const core::GameState& root, const std::string& role, const std::vector<core::Action>& acts) {
     const core::ModuleDef& d = root.def();
     const Profile& p = profile(d);
     const int side = d.side_index(role);
     if (!attacker_role(d, role)) return acts.size();
+    const MoveStart m = move_start(root, acts);
+    if (!m.at || m.units.empty() || !enemy_city(d, side, *m.at)) return acts.size();
     size_t best = acts.size();
-    int best_of = 1 << 30, movers = 0;  // the units that move are those offered a `leave`
-    std::optional<hex::Hex> at;
-    for (size_t i = 0; i < acts.size(); ++i) {
-        const auto& a = acts[i];
-        if (a.kind != "leave" || a.args.empty() || a.hexes.empty() || a.label.find("hidden") != std::string::npos) continue;
-        ++movers;
-        if (!at) {
-            at = d.map.parse_label(a.hexes[0]);
-            if (!at || !enemy_city(d, side, *at)) return acts.size();
-        }
-        const int id = root.find_piece(a.args[0]);
-        if (id < 0) continue;
+    int best_of = 1 << 30;
+    for (const auto& [id, i] : m.units) {
         const int of2 = p.of2[static_cast<size_t>(root.piece(id).type)];
         if (of2 < best_of) {
             best_of = of2;
             best = i;
         }
     }
-    if (!at) return acts.size();
     // any other unit of the side there stays (left behind already, or not moving): it holds the city
-    int units = 0;
-    for (int j : root.stack(core::Location::at(*at)))
+    size_t units = 0;
+    for (int j : root.stack(core::Location::at(*m.at)))
         if (root.piece(j).owner == side && p.unit[static_cast<size_t>(root.piece(j).type)]) ++units;
-    return units > movers ? acts.size() : best;
+    return units > m.units.size() ? acts.size() : best;
 }
 
 HuntDetachment hunt_detachment(const core::GameState& root, const std::string& role,
@@ -1858,48 +1885,29 @@ HuntDetachment hunt_detachment(const core::GameState& root, const std::string& r
     const std::string nap = enemy_napoleon(root, role, &alone);
     if (!alone) return out;
     const auto nap_hex = d.map.parse_label(nap);
-    // the units that move are those offered a `leave`; its Commanders those offered a `drop`
-    std::vector<int> movers, cmds;
-    std::optional<hex::Hex> at;
-    for (const auto& a : acts) {
-        if (a.args.empty() || a.label.find("hidden") != std::string::npos) continue;
-        const int id = root.find_piece(a.args[0]);
-        if (id < 0) continue;
-        if (a.kind == "leave")
-            movers.push_back(id);
-        else if (a.kind == "drop")
-            cmds.push_back(id);
-        else
-            continue;
-        if (!at && !a.hexes.empty()) at = d.map.parse_label(a.hexes[0]);
-    }
+    const MoveStart m = move_start(root, acts);
     // 8.4: five hexes at most (a forced march); a stack of one unit has nothing to leave
-    if (!nap_hex || !at || movers.size() < 2 || cmds.empty() || hex::distance(*at, *nap_hex) > 5)
+    if (!nap_hex || !m.at || m.units.size() < 2 || m.commanders.empty() ||
+        hex::distance(*m.at, *nap_hex) > 5)
         return out;
     // the hunter: a unit 6.6 deems in supply (a Cossack: never disrupted out of supply) before
-    // any other, then cavalry, infantry and artillery last (11.3, 11.4: the arms that the attack
-    // on a fortified Paris needs most), then the least OF
+    // any other, then by arm (Profile::arm: cavalry, infantry, artillery last), then the least OF
     auto rank = [&](int id) {
         const size_t t = static_cast<size_t>(root.piece(id).type);
-        int arm = 2;
-        if (auto it = d.counter_types[t].stats.find("type");
-            it != d.counter_types[t].stats.end() && it->second.is_string())
-            arm = it->second.as_string() == "cavalry"     ? 1
-                  : it->second.as_string() == "artillery" ? 3
-                                                          : 2;
-        return std::tuple<int, int, int>{p.deemed_supplied[t] ? 0 : arm, p.of2[t], id};
+        return std::tuple<int, int, int>{p.deemed_supplied[t] ? 0 : p.arm[t], p.of2[t], id};
     };
-    const int hunter = *std::min_element(movers.begin(), movers.end(),
-                                         [&](int a, int b) { return rank(a) < rank(b); });
-    for (int id : movers)
+    int hunter = m.units.front().first;
+    for (const auto& [id, i] : m.units)
+        if (rank(id) < rank(hunter)) hunter = id;
+    for (const auto& [id, i] : m.units)
         if (id != hunter) out.leave.push_back(root.piece(id).id);
     // 8.1, 8.4, 7.3: the Commander with the least CR goes; the others stay with the units left,
     // which rally and take trains only with a Commander
-    const int goes = *std::min_element(cmds.begin(), cmds.end(), [&](int a, int b) {
+    const int goes = *std::min_element(m.commanders.begin(), m.commanders.end(), [&](int a, int b) {
         return p.cr[static_cast<size_t>(root.piece(a).type)] <
                p.cr[static_cast<size_t>(root.piece(b).type)];
     });
-    for (int id : cmds)
+    for (int id : m.commanders)
         if (id != goes) out.drop.push_back(root.piece(id).id);
     return out;
 }
