@@ -13,7 +13,9 @@
 //   vedette-ai-probe plan SAVE... [--module DIR]
 //     at the attacker's first decision of each Turn's active supply phase (7.1-7.4): the AI's depot
 //     plan (DepotPlan: site, the cities to hold, '+' where the attacker holds one now), its depots
-//     (hexes from the capital), and the depots it made that Turn (7.7)
+//     (hexes from the capital), and the depots it made that Turn (7.7); at the end, over the
+//     saves: per Turn the median distance of the nearest depot from the capital and the saves
+//     with one within three hexes, and the saves that had one within three at any Turn
 //
 // For modules of the cnw series (1814): the supply counter "<side>_supply" with its "depot" face,
 // cities as the map feature "city", cavalry by the counter stat type = "cavalry".
@@ -193,17 +195,21 @@ void gate_line(const Setting& st, const core::GameState& g, bool sites) {
     if (sites) std::cout << "   sites (field / cities held)" << (per.empty() ? " none" : per) << "\n";
 }
 
-void plan_line(const Setting& st, const core::GameState& g) {
+// Returns the distance from the capital of the side's nearest depot (99: none).
+int plan_line(const Setting& st, const core::GameState& g) {
     const auto& d = *st.def;
     ai::DepotPlan plan;
     ai::update_depot_plan(plan, st.rules, g, st.side_id);
     std::cout << "T" << g.turn << " depots";
+    int nearest = 99;
     for (const auto& p : g.pieces())
-        if (p.owner == st.side && p.loc.is_hex() && st.depot(p))
+        if (p.owner == st.side && p.loc.is_hex() && st.depot(p)) {
+            nearest = std::min(nearest, hex::distance(p.loc.hex, st.capital));
             std::cout << " " << d.map.label(p.loc.hex) << "/" << hex::distance(p.loc.hex, st.capital);
+        }
     if (plan.site.empty()) {
         std::cout << "; no plan\n";
-        return;
+        return nearest;
     }
     std::cout << "; plan site " << plan.site << "/" << hex::distance(*d.map.parse_label(plan.site), st.capital) << ", hold";
     for (const std::string& c : plan.hold) {
@@ -213,6 +219,25 @@ void plan_line(const Setting& st, const core::GameState& g) {
         std::cout << " " << c << (held ? "+" : "-");
     }
     std::cout << "\n";
+    return nearest;
+}
+
+// The plan mode's totals over the saves: per Turn, the median distance of the nearest depot
+// from the capital and how many saves had one within three hexes (a march and an attack from
+// Paris's neighbours: docs/ai.md, rounds 39 and 55); the saves with one within three at any Turn.
+void plan_totals(const std::map<int, std::vector<int>>& nearest, int saves, int saves_near) {
+    std::cout << "# nearest depot to the capital at the Turn's first allocation (median; saves "
+                 "with one within 3):";
+    for (auto [turn, v] : nearest) {
+        std::sort(v.begin(), v.end());
+        const double median =
+            v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2.0;
+        std::cout << " T" << turn << " " << median << " ("
+                  << std::count_if(v.begin(), v.end(), [](int x) { return x <= 3; }) << " of "
+                  << v.size() << ")";
+    }
+    std::cout << "\n# saves with a depot within 3 of the capital at a Turn's first allocation: "
+              << saves_near << " of " << saves << "\n";
 }
 
 int usage() {
@@ -238,6 +263,8 @@ int main(int argc, char** argv) {
     if (saves.empty()) return usage();
     std::map<std::string, Module> modules;
     int failed = 0;
+    std::map<int, std::vector<int>> nearest;  // plan: per Turn, each save's nearest depot
+    int planned = 0, planned_near = 0;
     for (const std::string& path : saves) {
         try {
             const json save = session::Session::read_json_file(path);
@@ -254,6 +281,7 @@ int main(int argc, char** argv) {
             auto s = session::Session::restart(m.def, m.rules, save);
             const auto& log = save.at("log");
             int done = 0;
+            bool near = false;
             for (size_t i = 0; i <= log.size(); ++i) {
                 const core::GameState& g = s.state();
                 const std::string phase = m.def->phases[static_cast<size_t>(g.phase)].id;
@@ -264,7 +292,9 @@ int main(int argc, char** argv) {
                 }
                 if (g.turn > done && mode == "plan" && phase == "active_supply" && role == st.side_id) {
                     done = g.turn;
-                    plan_line(st, g);
+                    const int n = plan_line(st, g);
+                    nearest[g.turn].push_back(n);
+                    near = near || n <= 3;
                 }
                 if (i == log.size()) break;
                 const std::string action = log[i].at("action").get<std::string>();
@@ -273,11 +303,13 @@ int main(int argc, char** argv) {
                 if (auto r = s.apply(role, action); !r.ok)
                     throw std::runtime_error("log entry " + std::to_string(i + 1) + " (" + role + " " + action + ") refused: " + r.refusal);
             }
+            if (mode == "plan") ++planned, planned_near += near ? 1 : 0;
         } catch (const std::exception& e) {
             std::cerr << path << ": " << e.what() << "\n";
             ++failed;
         }
     }
+    if (mode == "plan" && planned > 0) plan_totals(nearest, planned, planned_near);
     ai::set_feature_rules(nullptr);
     return failed ? 1 : 0;
 }

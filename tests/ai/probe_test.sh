@@ -35,6 +35,24 @@ PY
 made=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(sum(1 for e in s['log'] if e['role']=='coalition' and e['action'].startswith('depot ')))" "$S")
 [ "$(grep -c 'makes a depot at' "$T/plan")" -eq "$made" ] && [ "$made" -gt 0 ] && ok || bad "plan depots: $made in the log, $(grep -c 'makes a depot' "$T/plan") reported"
 grep -q '^T1 depots .*; \(plan site [0-9]*/[0-9]*, hold\|no plan\)' "$T/plan" && ok || bad "plan lines: $(head -3 "$T/plan")"
+# the totals over the saves: one save here, a figure for each of its Turns, and whether a depot
+# stood within 3 of Paris at a Turn's start
+python3 - "$T/plan" <<'PY' && ok || bad "plan totals: $(tail -2 "$T/plan")"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+nearest = []
+for l in lines:
+    m = re.match(r"T\d+ depots([^;]*)", l)
+    if m:
+        nearest.append(min([int(x.split("/")[1]) for x in m.group(1).split()] or [99]))
+totals = re.match(r"# nearest depot to the capital at the Turn's first allocation \(median; saves with one within 3\):(.*)", lines[-2])
+assert totals, lines[-2]
+figures = re.findall(r" T(\d+) (\S+) \((\d) of 1\)", totals.group(1))
+assert len(figures) == len(nearest), (figures, nearest)
+assert all(float(f[1]) == n and int(f[2]) == (n <= 3) for f, n in zip(figures, nearest)), (figures, nearest)
+within = re.match(r"# saves with a depot within 3 of the capital at a Turn's first allocation: (\d) of 1$", lines[-1])
+assert within and int(within.group(1)) == (min(nearest) <= 3), (lines[-1], nearest)
+PY
 # errors
 "$PROBE" gate "$T/none.json" >/dev/null 2>"$T/e1"; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot open" "$T/e1" && ok || bad "missing save: exit $rc, $(cat "$T/e1")"
