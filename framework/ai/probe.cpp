@@ -281,7 +281,7 @@ int main(int argc, char** argv) {
             auto s = session::Session::restart(m.def, m.rules, save);
             const auto& log = save.at("log");
             int done = 0;
-            bool near = false;
+            std::map<int, int> save_nearest;  // this save's, counted once it replays whole
             for (size_t i = 0; i <= log.size(); ++i) {
                 const core::GameState& g = s.state();
                 const std::string phase = m.def->phases[static_cast<size_t>(g.phase)].id;
@@ -292,9 +292,7 @@ int main(int argc, char** argv) {
                 }
                 if (g.turn > done && mode == "plan" && phase == "active_supply" && role == st.side_id) {
                     done = g.turn;
-                    const int n = plan_line(st, g);
-                    nearest[g.turn].push_back(n);
-                    near = near || n <= 3;
+                    save_nearest[g.turn] = plan_line(st, g);
                 }
                 if (i == log.size()) break;
                 const std::string action = log[i].at("action").get<std::string>();
@@ -303,7 +301,15 @@ int main(int argc, char** argv) {
                 if (auto r = s.apply(role, action); !r.ok)
                     throw std::runtime_error("log entry " + std::to_string(i + 1) + " (" + role + " " + action + ") refused: " + r.refusal);
             }
-            if (mode == "plan") ++planned, planned_near += near ? 1 : 0;
+            if (mode == "plan") {
+                bool near = false;
+                for (const auto& [turn, n] : save_nearest) {
+                    nearest[turn].push_back(n);
+                    near = near || n <= 3;
+                }
+                ++planned;
+                planned_near += near ? 1 : 0;
+            }
         } catch (const std::exception& e) {
             std::cerr << path << ": " << e.what() << "\n";
             ++failed;
