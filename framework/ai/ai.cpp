@@ -1023,6 +1023,7 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
     std::vector<bool> scored(acts.size(), false);
     bool direct = false;  // values are the train scores below, not evaluations
     std::vector<std::string> notes(acts.size());  // what a designer should read besides the value
+    std::vector<std::string> parts(acts.size());  // how a candidate's value is made up (debug level 2)
     std::string
         passed_over;  // supply.allocate: the stacks whose planned moves would not beat passing
     if (step == "supply.allocate") {
@@ -1134,6 +1135,13 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             }
             value[i] = depot_v[i] - forgone[i] + rng_.below(1000) / 1e6;
             scored[i] = true;
+            if (a.kind == "depot") {
+                std::ostringstream w;
+                w.precision(1);
+                w << std::fixed << " = depot " << depot_v[i] << " - the stack's move " << forgone[i]
+                  << " (standing " << standing[i] << ")";
+                parts[i] = w.str();
+            }
         }
         // The move the depot takes the train from is valued by stack_potential; where that decides
         // against the depot, the move is planned as movement.choose will plan it (the depots that
@@ -1149,7 +1157,10 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
             const size_t i = hinge[k];
             const double gain = move_gain(worlds[0], role, acts[i].args[0], budget);
             const bool charged = std::isnan(gain) || gain > 0;
-            if (!charged) value[i] = depot_v[i] - standing[i] + rng_.below(1000) / 1e6;
+            if (!charged) {
+                value[i] = depot_v[i] - standing[i] + rng_.below(1000) / 1e6;
+                parts[i] += ", charged standing";
+            }
             std::ostringstream n;
             n.precision(1);
             n << std::fixed << "the stack's move, planned, ";
@@ -1476,7 +1487,8 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
         *out << "\n";
         if (g_debug_level > 1)
             for (size_t i = 0; i < acts.size(); ++i)
-                *out << "      " << acts[i].text() << ": " << (scored[i] ? std::to_string(value[i]) : "not scored") << "\n";
+                *out << "      " << acts[i].text() << ": " << (scored[i] ? std::to_string(value[i]) : "not scored")
+                     << parts[i] << "\n";
     }
     return done(acts[best]);
 }
