@@ -215,6 +215,10 @@ constexpr double kHuntFar = 2000.0;   // within 5 (a forced march, 8.4)
 // The same threat seen by the evaluation: a lone Napoleon with attacker units within 3 (5) hexes.
 constexpr double kNapoleonExposedNear = 3000.0;
 constexpr double kNapoleonExposedFar = 1000.0;
+// An escorted Napoleon whose escort an attack this Turn may eliminate (escort_strike_chance): the
+// game's end at that chance, on the scale a lone Napoleon within a march has (kNapoleonExposedNear
+// for about a one-in-six chance of reaching him and a fate die of 1)
+constexpr double kEscortStrikeWin = 20000.0;
 // 14.12: each Turn a crossing of the Rhine by the Swedes takes from the game (two before Turn 11),
 // on the scale of a won game (10^6): about a fifth of the games the AI wins as the Coalition are
 // won on Turns 11-12, so two Turns are worth more than a fate die against a lone Napoleon (a sixth
@@ -414,6 +418,109 @@ bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
     for (int j : s.stack(at))
         if (s.piece(j).type == p.forage_type) return true;
     return false;
+}
+
+// 10-11, 11.20: the chance that an attack in this Turn's combat phase on the hex of an escorted
+// enemy Napoleon eliminates every combat unit with him and his fate die then ends the game: a 1,
+// or certainly when no stack of his side with a combat unit stands within three hexes to escape
+// to. Over the attacker's stacks next to his hex that may attack (10.1: every unit undisrupted, no
+// forage marker), the best one's: the order (10.2, with the Turn's CCs) times the chance its final
+// attack value beats the escort's final defence value by the hits that eliminate it (two a ready
+// unit, one a disrupted one, 11.18; at most twice the attacking units, 11.14). The values as 11.3-
+// 11.7 give them, without supports: the units' CFs (1 each, 3.2) and combined arms, halved after a
+// forced march (11.2), less 3 across a river, 2 (1 with artillery) into a fortified city, 2 into
+// forest, marsh or rough ground (11.4), plus the CR up to the units (11.5); an escort of disrupted
+// units only defends with a die (11.19). The evaluation does not see the combat phase a move
+// leads to: seed 39641, Turns 7-12, Napoleon stood with one unit at most combat phases and a
+// Coalition stack was next to him at one in three.
+double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex nap, int att_idx,
+                            int nap_owner) {
+    const core::ModuleDef& d = s.def();
+    int ready = 0, disrupted = 0, def_cr = 0;
+    unsigned def_arms = 0;
+    for (int j : s.stack(core::Location::at(nap))) {
+        const auto& pc = s.piece(j);
+        const size_t t = static_cast<size_t>(pc.type);
+        if (pc.owner != nap_owner) continue;
+        if (p.commander[t]) def_cr = std::max(def_cr, p.cr[t]);
+        if (!p.unit[t]) continue;
+        if (pc.face == p.disrupted_face_of_unit) {
+            ++disrupted;
+        } else {
+            ++ready;
+            def_arms |= 1u << p.arm[t];
+        }
+    }
+    if (ready + disrupted == 0) return 0;
+    auto arms_bonus = [](unsigned arms) {
+        const int n = __builtin_popcount(arms);
+        return n >= 3 ? 4 : n == 2 ? 2 : 0;
+    };
+    const int needed = 2 * ready + disrupted;
+    const int dv = ready > 0 ? ready + arms_bonus(def_arms) + std::min(def_cr, ready) : 0;
+    const core::HexDef* nd = d.map.find(nap);
+    bool fortified = false, difficult = false;
+    if (nd) {
+        for (int f : nd->features)
+            fortified = fortified || d.map.feature_types[static_cast<size_t>(f)].id == "fortified";
+        const std::string& ter = d.map.terrain_types[static_cast<size_t>(nd->terrain)].id;
+        difficult = ter == "forest" || ter == "marsh" || ter == "rough";
+    }
+    bool escape = false;  // 11.20: a stack of his side with a combat unit within three hexes
+    for (const auto& [loc, ids] : s.stacks()) {
+        if (!loc.is_hex() || loc.hex == nap || hex::distance(loc.hex, nap) > 3) continue;
+        if (has_unit(s, p, loc, nap_owner)) {
+            escape = true;
+            break;
+        }
+    }
+    // 9.1: the Turn's CCs are received in the phase before combat; until then the track holds what
+    // the last Turn left, and the basic number (9.2) is what this Turn's attacks will have
+    const auto cc = s.tracks().find(s.phase < p.combat_phase ? p.cc_track + "_basic" : p.cc_track);
+    const int cc_left = cc != s.tracks().end() ? std::max(0, static_cast<int>(cc->second)) : 0;
+    double best = 0;
+    for (const hex::Hex& a : hex::neighbours(nap)) {
+        const core::Location at = core::Location::at(a);
+        int units = 0, cr = 0;
+        unsigned arms = 0;
+        bool held_back = false;
+        for (int j : s.stack(at)) {
+            const auto& pc = s.piece(j);
+            const size_t t = static_cast<size_t>(pc.type);
+            if (pc.owner != att_idx) continue;
+            cr = std::max(cr, p.cr[t]);
+            if (!p.unit[t]) continue;
+            if (pc.face == p.disrupted_face_of_unit) held_back = true;
+            ++units;
+            arms |= 1u << p.arm[t];
+        }
+        if (units == 0 || held_back || foraging(s, p, at)) continue;
+        int av = units + arms_bonus(arms);
+        if (force_marched(s, at, att_idx)) av /= 2;
+        if (auto dir = hex::direction_between(a, nap)) {
+            if (const core::HexsideDef* hs = d.map.find_side(hex::hexside(a, *dir))) {
+                bool lake = false, river = false;
+                for (int ty : hs->types) {
+                    const std::string& id = d.map.hexside_types[static_cast<size_t>(ty)].id;
+                    lake = lake || id == "lake";
+                    river = river || id == "river";
+                }
+                if (lake) continue;
+                if (river) av -= 3;
+            }
+        }
+        if (fortified) av -= (arms >> 3 & 1u) ? 1 : 2;
+        if (difficult) av -= 2;
+        av += std::min(cr, units);
+        const int cap = 2 * units;
+        if (needed > cap) continue;
+        int wins = 0;
+        for (int da = 1; da <= 6; ++da)
+            for (int dd = 1; dd <= 6; ++dd)
+                if (av + da - (dv + dd) >= needed) ++wins;
+        best = std::max(best, order_chance(cr, cc_left) * wins / 36.0);
+    }
+    return best * (escape ? 1.0 / 6.0 : 1.0);
 }
 
 // Whether `h` is one of the attacker's objectives (14.4: Paris, Bordeaux, Marseilles).
@@ -841,6 +948,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
     bool paris = false, south = false;
     int nap_hex_own2 = 0;
     std::optional<hex::Hex> nap_hex;
+    int nap_owner = -1;
     std::map<std::int64_t, int> enemy_of2_at;  // attacker OF near Napoleon
     std::map<std::int64_t, hex::Hex> held_cities;  // the attacker's cities in supply
     const bool other_held = att_idx >= 0 && holds_other_objective(s, p, att_idx);
@@ -892,7 +1000,10 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         if (p.shortens_game[t] && pc.owner == att_idx && pc.loc.is_hex() && p.east_of_rhine &&
             !d.map.in_region(pc.loc.hex, "east_of_rhine"))
             shortened = true;
-        if (p.napoleon[t] && pc.loc.is_hex()) nap_hex = pc.loc.hex;
+        if (p.napoleon[t] && pc.loc.is_hex()) {
+            nap_hex = pc.loc.hex;
+            nap_owner = pc.owner;
+        }
         if (p.unit[t] && !p.deemed_supplied[t] && pc.loc.is_hex() && !supplied(pc.owner, pc.loc.hex)) {
             // 6.4: disrupted at the next supply phase; a unit already disrupted may be eliminated
             const double scale = objective_hex_of(p, pc.loc.hex) ? objective_supply_scale : supply_scale;
@@ -1162,6 +1273,11 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             if (commander && ready) hunter = std::min(hunter, dd);
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);
+        // an escort an attack of this Turn's combat phase may eliminate (11.20: his fate die)
+        const bool combat_ahead = p.combat_phase >= 0 && s.phase <= p.combat_phase &&
+                                  !attacks_over(s, p, p.attacks_closed_var);
+        if (escorted && att_idx >= 0 && combat_ahead)
+            nap -= kEscortStrikeWin * escort_strike_chance(s, p, *nap_hex, att_idx, nap_owner);
         if (!escorted && att_idx >= 0) {
             nap -= nearest <= 3 ? kNapoleonExposedNear : nearest <= 5 ? kNapoleonExposedFar : 0.0;
             // the approach, while a later Turn is left to hunt him (kApproachPerHex)
@@ -2120,6 +2236,31 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             if (dn > 5 && dn <= kApproachHexes + 2 && !(length > 0 && s.turn >= length) &&
                 nearest_hunter_distance(s, p, role_idx, nap_hex) >= dn)
                 hunt = kApproachPerHex * (std::min(dn, kApproachHexes) - std::max(dn - 3, 5));
+        }
+        // 11.20, 10.1: an escorted Napoleon two to four hexes away, a march (8.4) from a hex next
+        // to him: the stack's attack from there this Turn, as the evaluation counts it
+        // (escort_strike_chance), at the best such hex free of enemy units
+        if (cmd && !disrupted && !alone && !nap.empty() && p.combat_phase >= 0 &&
+            s.phase <= p.combat_phase) {
+            const hex::Hex nap_hex = *d.map.parse_label(nap);
+            const int dn = hex::distance(*h, nap_hex);
+            int nap_owner = -1;
+            for (int i : s.stack(core::Location::at(nap_hex)))
+                if (p.napoleon[static_cast<size_t>(s.piece(i).type)]) nap_owner = s.piece(i).owner;
+            double best = 0;
+            if (dn >= 2 && dn <= 4)
+                for (const hex::Hex& x : hex::neighbours(nap_hex)) {
+                    const core::HexDef* xd = d.map.find(x);
+                    if (!xd || !d.map.terrain_types[static_cast<size_t>(xd->terrain)].playable ||
+                        hex::distance(x, *h) > 3 ||
+                        has_unit(s, p, core::Location::at(x), nap_owner))
+                        continue;
+                    core::GameState c = s;
+                    for (int i : s.stack(core::Location::at(*h)))
+                        if (s.piece(i).owner == role_idx) c.move_piece(i, core::Location::at(x));
+                    best = std::max(best, escort_strike_chance(c, p, nap_hex, role_idx, nap_owner));
+                }
+            hunt = std::max(hunt, kEscortStrikeWin * best);
         }
         // 14.4: the objective that wins by this Turn's end (Paris with the south held, or the south
         // with Paris held) within a march (3 hexes, 5 forced) and an attack of the stack

@@ -1298,6 +1298,104 @@ TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened onl
     CHECK(threat(12, 1, true) == Approx(0.0));
 }
 
+TEST_CASE(
+    "11.20, 10.1-10.2, 11.14, 14.4: an escort an attack this Turn may eliminate leaves Napoleon "
+    "threatened, at the attack's odds and his escape's",
+    "[ai]") {
+    // 11.20: if every combat unit with Napoleon is eliminated by an attack his fate die is thrown:
+    // a 1 ends the game (14.4), and so does an escape with no stack of his side within three
+    // hexes. The evaluation sees no combat phase ahead of a move, so it counts that chance for a
+    // Coalition stack next to him that may attack (10.1), until its attacks are over. (Seed 39641,
+    // Turns 7-12: Napoleon stood with one unit at most combat phases, a Coalition stack next to him
+    // at one in three.)
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 8);
+    st.phase = g.def->phase_index("movement");
+    const int fr = g.def->side_index("french");
+    const int co = g.def->side_index("coalition");
+    auto side_within = [&](const core::GameState& x, hex::Hex h, int side, int n) {
+        for (const auto& [loc, ids] : x.stacks())
+            if (loc.is_hex() && hex::distance(loc.hex, h) <= n)
+                for (int i : ids)
+                    if (x.piece(i).owner == side) return true;
+        return false;
+    };
+    auto clear = [&](hex::Hex h) {
+        const core::HexDef* hd = g.def->map.find(h);
+        return hd && hd->features.empty() &&
+               g.def->map.terrain_types[static_cast<size_t>(hd->terrain)].id == "clear" &&
+               free_hex(g, st, h);
+    };
+    // a clear hex with no French piece within four hexes and no Coalition one within two, and a
+    // clear neighbour across no river for the attacking stack
+    std::optional<hex::Hex> nap, from;
+    for (const auto& hd : g.def->map.hexes) {
+        if (nap) break;
+        if (!clear(hd.hex) || side_within(st, hd.hex, fr, 4) || side_within(st, hd.hex, co, 2))
+            continue;
+        for (hex::Hex n : hex::neighbours(hd.hex)) {
+            const core::HexsideDef* hs =
+                g.def->map.find_side(hex::hexside(hd.hex, *hex::direction_between(hd.hex, n)));
+            if (!clear(n) || (hs && !hs->types.empty())) continue;
+            nap = hd.hex;
+            from = n;
+            break;
+        }
+    }
+    REQUIRE(nap);
+    // Napoleon with one ready French infantry unit; a Commander and two units of the Coalition's
+    const int napoleon = st.find_piece("napoleon");
+    int escort = -1;
+    for (int i = 0; i < st.piece_count() && escort < 0; ++i) {
+        const auto& ct = g.def->counter_types[static_cast<size_t>(st.piece(i).type)];
+        if (st.piece(i).owner == fr && st.piece(i).loc.is_hex() && ct.category == "unit" &&
+            ct.stats.count("type") && ct.stats.at("type").as_string() == "infantry" &&
+            !(ct.stats.count("garrison") && ct.stats.at("garrison").as_int() == 1))
+            escort = i;
+    }
+    REQUIRE(escort >= 0);
+    const auto [cmd, units] = commander_and_two(g, st);
+    REQUIRE(units.size() == 2);
+    st.move_piece(napoleon, core::Location::at(*nap));
+    st.move_piece(escort, core::Location::at(*nap));
+    st.set_face(escort, 0);
+    for (int u : units) st.set_face(u, 0);
+    place_stack(st, cmd, units, *from);
+    REQUIRE(ai::enemy_napoleon(st, "coalition") == g.def->map.label(*nap));
+    const double combat_ahead = ai::evaluate(st, "coalition").napoleon;
+    core::GameState after = st;
+    after.phase = g.def->phase_index("combat") + 1;
+    const double combat_over = ai::evaluate(after, "coalition").napoleon;
+    INFO("Napoleon at " << g.def->map.label(*nap) << ", the stack at " << g.def->map.label(*from));
+    // no escape: the chance the order passes and the attack eliminates the escort ends the game
+    CHECK(combat_ahead > combat_over + 2000);
+    // the French side's evaluation sees the same threat
+    CHECK(ai::evaluate(st, "french").napoleon == Approx(-combat_ahead));
+    // a disrupted unit in the stack: it may not attack (10.1)
+    core::GameState held = st;
+    held.set_face(units[0], 1);
+    CHECK(ai::evaluate(held, "coalition").napoleon == Approx(combat_over));
+    // a French stack within three hexes to escape to: a one-in-six fate die
+    core::GameState refuge = st;
+    int other = -1;
+    for (int i = 0; i < refuge.piece_count() && other < 0; ++i) {
+        const auto& ct = g.def->counter_types[static_cast<size_t>(refuge.piece(i).type)];
+        if (i != escort && refuge.piece(i).owner == fr && refuge.piece(i).loc.is_hex() &&
+            ct.category == "unit")
+            other = i;
+    }
+    REQUIRE(other >= 0);
+    std::optional<hex::Hex> near;
+    for (hex::Hex h : hex::ring(*nap, 3))
+        if (!near && free_hex(g, refuge, h) && hex::distance(h, *from) > 1) near = h;
+    REQUIRE(near);
+    refuge.move_piece(other, core::Location::at(*near));
+    const double escape = ai::evaluate(refuge, "coalition").napoleon - combat_over;
+    CHECK(escape == Approx((combat_ahead - combat_over) / 6.0).epsilon(0.02));
+    // no threat once the Coalition's attacks are over
+    CHECK(combat_over < 100);
+}
+
 TEST_CASE("14.4, 11.20, 10.1: the Coalition AI attacks a lone Napoleon next to its stack, his fate die weighed at its odds", "[ai]") {
     // 11.20: an attack on an unaccompanied Commander throws his fate at once, a 1 eliminating him
     // (14.4: the Coalition wins). The attack was judged on its samples' own fate dice: on seed
