@@ -431,8 +431,8 @@ bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
 // forced march (11.2), less 3 across a river, 2 (1 with artillery) into a fortified city, 2 into
 // forest, marsh or rough ground (11.4), plus the CR up to the units (11.5); an escort of disrupted
 // units only defends with a die (11.19). The evaluation does not see the combat phase a move
-// leads to: seed 39641, Turns 7-12, Napoleon stood with one unit at most combat phases and a
-// Coalition stack was next to him at one in three.
+// leads to: seed 39641, Turns 7-12, Napoleon stood with one or two units at every combat phase
+// and a Coalition stack was next to him at two of the six.
 double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex nap, int att_idx,
                             int nap_owner) {
     const core::ModuleDef& d = s.def();

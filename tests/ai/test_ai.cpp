@@ -1306,8 +1306,8 @@ TEST_CASE(
     // a 1 ends the game (14.4), and so does an escape with no stack of his side within three
     // hexes. The evaluation sees no combat phase ahead of a move, so it counts that chance for a
     // Coalition stack next to him that may attack (10.1), until its attacks are over. (Seed 39641,
-    // Turns 7-12: Napoleon stood with one unit at most combat phases, a Coalition stack next to him
-    // at one in three.)
+    // Turns 7-12: Napoleon stood with one or two units at every combat phase, a Coalition stack
+    // next to him at two of the six.)
     Game g = load_1814();
     core::GameState st = campaign_on_turn(g, 8);
     st.phase = g.def->phase_index("movement");
