@@ -1132,16 +1132,14 @@ std::string AiBot::choose(const session::Session& s, const std::string& role) {
                 if (here)
                     forgone[i] = stack_potential(worlds[0], role, a.args[0], true, &standing[i]);
                 if (here && depot_v[i] > 0 && forgone[i] > depot_v[i]) hinge.push_back(i);
-            }
-            value[i] = depot_v[i] - forgone[i] + rng_.below(1000) / 1e6;
-            scored[i] = true;
-            if (a.kind == "depot") {
                 std::ostringstream w;
                 w.precision(1);
                 w << std::fixed << " = depot " << depot_v[i] << " - the stack's move " << forgone[i]
                   << " (standing " << standing[i] << ")";
                 parts[i] = w.str();
             }
+            value[i] = depot_v[i] - forgone[i] + rng_.below(1000) / 1e6;
+            scored[i] = true;
         }
         // The move the depot takes the train from is valued by stack_potential; where that decides
         // against the depot, the move is planned as movement.choose will plan it (the depots that

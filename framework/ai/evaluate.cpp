@@ -423,18 +423,33 @@ bool foraging(const core::GameState& s, const Profile& p, core::Location at) {
 // 10-11, 11.20: the chance that an attack in this Turn's combat phase on the hex of an escorted
 // enemy Napoleon eliminates every combat unit with him and his fate die then ends the game: a 1,
 // or certainly when no stack of his side with a combat unit stands within three hexes to escape
-// to. Over the attacker's stacks next to his hex that may attack (10.1: every unit undisrupted, no
-// forage marker), the best one's: the order (10.2, with the Turn's CCs) times the chance its final
-// attack value beats the escort's final defence value by the hits that eliminate it (two a ready
-// unit, one a disrupted one, 11.18; at most twice the attacking units, 11.14). The values as 11.3-
-// 11.7 give them, without supports: the units' CFs (1 each, 3.2) and combined arms, halved after a
-// forced march (11.2), less 3 across a river, 2 (1 with artillery) into a fortified city, 2 into
-// forest, marsh or rough ground (11.4), plus the CR up to the units (11.5); an escort of disrupted
-// units only defends with a die (11.19). The evaluation does not see the combat phase a move
-// leads to: seed 39641, Turns 7-12, Napoleon stood with one or two units at every combat phase
-// and a Coalition stack was next to him at two of the six.
-double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex nap, int att_idx,
-                            int nap_owner) {
+// to. Per attacking stack: the order (10.2, with the Turn's CCs) times the chance its final attack
+// value beats the escort's final defence value by the hits that eliminate it (two a ready unit,
+// one a disrupted one, 11.18; at most twice the attacking units, 11.14). The values as
+// combat_values.lua gives them (11.3-11.7), without supports: the units' CFs (1 each, 3.2) and
+// combined arms, halved after a forced march (11.2), less 3 across a river, 2 into a fortified
+// city without artillery or into forest, marsh or rough ground, 1 into a fortified city with
+// artillery (11.4), plus the CR up to the units (11.5); an escort of disrupted units only defends
+// with a die (11.19). The evaluation does not see the combat phase a move leads to: seed 39641,
+// Turns 7-12, Napoleon stood with one or two units at every combat phase and a Coalition stack
+// was next to him at two of the six.
+struct EscortTarget {
+    hex::Hex nap;
+    int needed = 0;  // hits that eliminate every unit with him
+    int dv = 0;      // defence value before the die (0: all disrupted, 11.19)
+    bool fortified = false, difficult = false;
+    double fate = 1.0;  // his fate die's chance of ending the game
+    int cc = 0;         // the attacker's CCs for the Turn
+};
+
+int combined_arms(unsigned arms) {  // 11.3, 11.6: by the number of different unit types
+    const int n = __builtin_popcount(arms);
+    return n >= 3 ? 4 : n == 2 ? 2 : 0;
+}
+
+// Napoleon's escort at `nap` as an attack on it sees it; false if no combat unit is with him.
+bool escort_target(const core::GameState& s, const Profile& p, hex::Hex nap, int nap_owner,
+                   EscortTarget& e) {
     const core::ModuleDef& d = s.def();
     int ready = 0, disrupted = 0, def_cr = 0;
     unsigned def_arms = 0;
@@ -451,39 +466,41 @@ double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex
             def_arms |= 1u << p.arm[t];
         }
     }
-    if (ready + disrupted == 0) return 0;
-    auto arms_bonus = [](unsigned arms) {
-        const int n = __builtin_popcount(arms);
-        return n >= 3 ? 4 : n == 2 ? 2 : 0;
-    };
-    const int needed = 2 * ready + disrupted;
-    const int dv = ready > 0 ? ready + arms_bonus(def_arms) + std::min(def_cr, ready) : 0;
-    const core::HexDef* nd = d.map.find(nap);
-    bool fortified = false, difficult = false;
-    if (nd) {
+    if (ready + disrupted == 0) return false;
+    e.nap = nap;
+    e.needed = 2 * ready + disrupted;
+    e.dv = ready > 0 ? ready + combined_arms(def_arms) + std::min(def_cr, ready) : 0;
+    if (const core::HexDef* nd = d.map.find(nap)) {
         for (int f : nd->features)
-            fortified = fortified || d.map.feature_types[static_cast<size_t>(f)].id == "fortified";
+            e.fortified =
+                e.fortified || d.map.feature_types[static_cast<size_t>(f)].id == "fortified";
         const std::string& ter = d.map.terrain_types[static_cast<size_t>(nd->terrain)].id;
-        difficult = ter == "forest" || ter == "marsh" || ter == "rough";
+        e.difficult = ter == "forest" || ter == "marsh" || ter == "rough";
     }
-    bool escape = false;  // 11.20: a stack of his side with a combat unit within three hexes
-    for (const auto& [loc, ids] : s.stacks()) {
-        if (!loc.is_hex() || loc.hex == nap || hex::distance(loc.hex, nap) > 3) continue;
-        if (has_unit(s, p, loc, nap_owner)) {
-            escape = true;
+    e.fate = 1.0;  // 11.20: a stack of his side with a combat unit within three hexes to escape to
+    for (const auto& [loc, ids] : s.stacks())
+        if (loc.is_hex() && loc.hex != nap && hex::distance(loc.hex, nap) <= 3 &&
+            has_unit(s, p, loc, nap_owner)) {
+            e.fate = 1.0 / 6.0;
             break;
         }
-    }
     // 9.1: the Turn's CCs are received in the phase before combat; until then the track holds what
     // the last Turn left, and the basic number (9.2) is what this Turn's attacks will have
     const auto cc = s.tracks().find(s.phase < p.combat_phase ? p.cc_track + "_basic" : p.cc_track);
-    const int cc_left = cc != s.tracks().end() ? std::max(0, static_cast<int>(cc->second)) : 0;
-    double best = 0;
-    for (const hex::Hex& a : hex::neighbours(nap)) {
-        const core::Location at = core::Location::at(a);
-        int units = 0, cr = 0;
-        unsigned arms = 0;
-        bool held_back = false;
+    e.cc = cc != s.tracks().end() ? std::max(0, static_cast<int>(cc->second)) : 0;
+    return true;
+}
+
+// The chance an attack from `from` (the attacker's pieces there, and those at `joining` as if they
+// had moved there) eliminates the escort and ends the game; 0 if that stack may not attack (10.1:
+// a disrupted unit, a forage marker at `from`) or the hexside forbids it.
+double escort_strike_from(const core::GameState& s, const Profile& p, const EscortTarget& e,
+                          hex::Hex from, std::optional<core::Location> joining, int att_idx) {
+    const core::ModuleDef& d = s.def();
+    int units = 0, cr = 0;
+    unsigned arms = 0;
+    bool held_back = false, marched = false;
+    auto gather = [&](core::Location at) {
         for (int j : s.stack(at)) {
             const auto& pc = s.piece(j);
             const size_t t = static_cast<size_t>(pc.type);
@@ -494,33 +511,41 @@ double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex
             ++units;
             arms |= 1u << p.arm[t];
         }
-        if (units == 0 || held_back || foraging(s, p, at)) continue;
-        int av = units + arms_bonus(arms);
-        if (force_marched(s, at, att_idx)) av /= 2;
-        if (auto dir = hex::direction_between(a, nap)) {
-            if (const core::HexsideDef* hs = d.map.find_side(hex::hexside(a, *dir))) {
-                bool lake = false, river = false;
-                for (int ty : hs->types) {
-                    const std::string& id = d.map.hexside_types[static_cast<size_t>(ty)].id;
-                    lake = lake || id == "lake";
-                    river = river || id == "river";
-                }
-                if (lake) continue;
-                if (river) av -= 3;
+        marched = marched || force_marched(s, at, att_idx);
+    };
+    gather(core::Location::at(from));
+    if (joining) gather(*joining);
+    if (units == 0 || held_back || foraging(s, p, core::Location::at(from)) || e.needed > 2 * units)
+        return 0;
+    int av = units + combined_arms(arms);
+    if (marched) av /= 2;
+    if (auto dir = hex::direction_between(from, e.nap))
+        if (const core::HexsideDef* hs = d.map.find_side(hex::hexside(from, *dir)))
+            for (int ty : hs->types) {
+                const std::string& id = d.map.hexside_types[static_cast<size_t>(ty)].id;
+                if (id == "lake") return 0;
+                if (id == "river") av -= 3;
             }
-        }
-        if (fortified) av -= (arms >> 3 & 1u) ? 1 : 2;
-        if (difficult) av -= 2;
-        av += std::min(cr, units);
-        const int cap = 2 * units;
-        if (needed > cap) continue;
-        int wins = 0;
-        for (int da = 1; da <= 6; ++da)
-            for (int dd = 1; dd <= 6; ++dd)
-                if (av + da - (dv + dd) >= needed) ++wins;
-        best = std::max(best, order_chance(cr, cc_left) * wins / 36.0);
-    }
-    return best * (escape ? 1.0 / 6.0 : 1.0);
+    const bool artillery = (arms >> 3 & 1u) != 0;
+    if ((e.fortified && !artillery) || e.difficult) av -= 2;
+    if (e.fortified && artillery) av -= 1;
+    av += std::min(cr, units);
+    int wins = 0;
+    for (int da = 1; da <= 6; ++da)
+        for (int dd = 1; dd <= 6; ++dd)
+            if (av + da - (e.dv + dd) >= e.needed) ++wins;
+    return order_chance(cr, e.cc) * wins / 36.0 * e.fate;
+}
+
+// The best such chance over the attacker's stacks next to Napoleon's hex.
+double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex nap, int att_idx,
+                            int nap_owner) {
+    EscortTarget e;
+    if (!escort_target(s, p, nap, nap_owner, e)) return 0;
+    double best = 0;
+    for (const hex::Hex& a : hex::neighbours(nap))
+        best = std::max(best, escort_strike_from(s, p, e, a, std::nullopt, att_idx));
+    return best;
 }
 
 // Whether `h` is one of the attacker's objectives (14.4: Paris, Bordeaux, Marseilles).
@@ -2244,21 +2269,22 @@ double stack_potential(const core::GameState& s, const std::string& role, const 
             s.phase <= p.combat_phase) {
             const hex::Hex nap_hex = *d.map.parse_label(nap);
             const int dn = hex::distance(*h, nap_hex);
-            int nap_owner = -1;
-            for (int i : s.stack(core::Location::at(nap_hex)))
-                if (p.napoleon[static_cast<size_t>(s.piece(i).type)]) nap_owner = s.piece(i).owner;
             double best = 0;
+            EscortTarget e;
+            int nap_owner = -1;
             if (dn >= 2 && dn <= 4)
+                for (int i : s.stack(core::Location::at(nap_hex)))
+                    if (p.napoleon[static_cast<size_t>(s.piece(i).type)])
+                        nap_owner = s.piece(i).owner;
+            if (nap_owner >= 0 && escort_target(s, p, nap_hex, nap_owner, e))
                 for (const hex::Hex& x : hex::neighbours(nap_hex)) {
                     const core::HexDef* xd = d.map.find(x);
                     if (!xd || !d.map.terrain_types[static_cast<size_t>(xd->terrain)].playable ||
                         hex::distance(x, *h) > 3 ||
                         has_unit(s, p, core::Location::at(x), nap_owner))
                         continue;
-                    core::GameState c = s;
-                    for (int i : s.stack(core::Location::at(*h)))
-                        if (s.piece(i).owner == role_idx) c.move_piece(i, core::Location::at(x));
-                    best = std::max(best, escort_strike_chance(c, p, nap_hex, role_idx, nap_owner));
+                    best = std::max(
+                        best, escort_strike_from(s, p, e, x, core::Location::at(*h), role_idx));
                 }
             hunt = std::max(hunt, kEscortStrikeWin * best);
         }
