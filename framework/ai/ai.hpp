@@ -83,6 +83,11 @@ bool holds_victory(const core::GameState& s, const std::string& role);
 // Hexes from `hex` to the nearest objective whose occupation by this Turn's end wins the game for
 // the attacking `role` (one_objective_short); -1 when there is none.
 int decisive_distance(const core::GameState& s, const std::string& role, const std::string& hex);
+// 10.2, 11.3-11.19: the chance one attack of the attacking `role` this Turn takes the objective at
+// `hex` from its garrison (its best stack next to it, the others as supports, every CC of the Turn
+// behind it); 0 for an empty hex or another role.
+double objective_take_chance(const core::GameState& s, const std::string& role,
+                             const std::string& hex);
 // 8.4, 11.2, 14.4: whether the move planner looks at a forced march of `role`'s stack ending at
 // `dest` (it never does otherwise, but to overrun a lone Napoleon): on the last two Turns, outside
 // Winter (attacker_rush), and when one objective is short (one_objective_short) one that ends next

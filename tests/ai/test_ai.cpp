@@ -2298,6 +2298,97 @@ core::GameState strike_position(const Game& g, const core::GameState& base, cons
     return st;
 }
 
+TEST_CASE(
+    "10.2, 11.3-11.5, 11.12, 11.19: the AI reckons the chance one attack takes Paris as the combat "
+    "gives it",
+    "[ai]") {
+    // Round 57: of 97 attacks on a Paris of disrupted units in 204 games, 28 took it: single units
+    // across a river, halved by a forced march. The strike is valued by the attack's own odds.
+    Game g = load_1814();
+    core::GameState st = campaign_on_turn(g, 9);
+    const int co = g.def->side_index("coalition");
+    const auto paris = *g.def->map.parse_label("5420");
+    for (int j : std::vector<int>(st.stack(core::Location::at(paris))))
+        st.move_piece(j, core::Location::nowhere());
+    CHECK(ai::objective_take_chance(st, "coalition", "5420") ==
+          0);  // an empty Paris is entered, not attacked
+    for (int i : move_french_units(g, st, paris, 3))
+        st.set_face(i, 1);  // 11.19: three disrupted defenders
+    // a Commander of CR 2 and one infantry, one cavalry and one artillery unit (11.3: +4)
+    std::string cmd;
+    std::map<std::string, int> arm;
+    for (int i = 0; i < st.piece_count(); ++i) {
+        const auto& pc = st.piece(i);
+        const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+        if (pc.owner != co || !pc.loc.is_hex()) continue;
+        if (ct.category == "commander" && cmd.empty() && ct.stats.at("cr").as_int() == 2)
+            cmd = pc.id;
+        if (ct.category == "unit" && ct.stats.at("garrison").as_int() == 0 &&
+            ct.stats.at("cossack").as_int() == 0)
+            arm.emplace(ct.stats.at("type").as_string(), i);
+    }
+    REQUIRE_FALSE(cmd.empty());
+    REQUIRE(arm.size() == 3);
+    const std::vector<int> three = {arm["infantry"], arm["cavalry"], arm["artillery"]};
+    st.set_track("coalition_cc_basic",
+                 4);  // 9.2: the Turn's CCs, before the combat phase sets them
+    auto at = [&](const std::string& hex, const std::vector<int>& units) {
+        core::GameState x = st;
+        place_stack(x, cmd, units, *g.def->map.parse_label(hex));
+        return ai::objective_take_chance(x, "coalition", "5420");
+    };
+    // 10.2: a die of 2-6 + CR 2 + 4 CCs passes (5/6); from Meaux (5320) FAV = 3 + 4 + CR 2 + die
+    // against a die (11.19): it always wins by 3, and the three defenders must go (11.12)
+    CHECK(at("5320", three) == Approx(5.0 / 6.0));
+    // across the river from Montereau (5321; 11.4: -3): FAV 6 + die, short of a win by 3 on 3 of 36
+    CHECK(at("5321", three) == Approx(5.0 / 6.0 * 33.0 / 36.0));
+    // one infantry unit: FAV 1 + CR 1 (11.5: the CR up to the units) + die, a win by 3 on 15 of 36
+    CHECK(at("5320", {three[0]}) == Approx(5.0 / 6.0 * 15.0 / 36.0));
+    // after a forced march (11.2: halved, 7 // 2 = 3): FAV 5 + die, short on 6 of 36
+    {
+        core::GameState x = st;
+        place_stack(x, cmd, three, *g.def->map.parse_label("5320"));
+        for (int i : three) x.set_prop(i, "forced_march", core::Value(true));
+        CHECK(ai::objective_take_chance(x, "coalition", "5420") == Approx(5.0 / 6.0 * 30.0 / 36.0));
+    }
+    // a disrupted unit in the stack (10.1): it may not attack
+    {
+        core::GameState x = st;
+        place_stack(x, cmd, three, *g.def->map.parse_label("5320"));
+        x.set_face(three[2], 1);
+        CHECK(ai::objective_take_chance(x, "coalition", "5420") == 0);
+    }
+    // 10.3-10.4, 11.5: a stack of two more infantry units and a Commander of CR 2 across the Seine
+    // (5421) supports the single unit at Meaux: its test passes on any die (die + CR 2 + 4 CCs),
+    // and it adds its two units, less 2 for the river, plus 1 for its Commander: FAV 3 + die, a win
+    // by 3 on 21 of 36
+    {
+        std::string cmd2;
+        std::vector<int> two;
+        for (int i = 0; i < st.piece_count(); ++i) {
+            const auto& pc = st.piece(i);
+            const auto& ct = g.def->counter_types[static_cast<size_t>(pc.type)];
+            if (pc.owner != co || !pc.loc.is_hex() || pc.id == cmd) continue;
+            if (ct.category == "commander" && cmd2.empty() && ct.stats.at("cr").as_int() == 2)
+                cmd2 = pc.id;
+            if (ct.category == "unit" && two.size() < 2 && i != three[0] &&
+                ct.stats.at("type").as_string() == "infantry" && ct.stats.at("of2").as_int() < 4 &&
+                ct.stats.at("garrison").as_int() == 0)
+                two.push_back(i);
+        }
+        REQUIRE_FALSE(cmd2.empty());
+        REQUIRE(two.size() == 2);
+        core::GameState x = st;
+        place_stack(x, cmd, {three[0]}, *g.def->map.parse_label("5320"));
+        place_stack(x, cmd2, two, *g.def->map.parse_label("5421"));
+        CHECK(ai::objective_take_chance(x, "coalition", "5420") == Approx(5.0 / 6.0 * 21.0 / 36.0));
+    }
+    // the French attacker takes nothing by this reckoning
+    core::GameState x = st;
+    place_stack(x, cmd, three, *g.def->map.parse_label("5320"));
+    CHECK(ai::objective_take_chance(x, "french", "5420") == 0);
+}
+
 TEST_CASE("14.4, 11.19: Paris taken before the south is worth holding on every Turn but the last",
           "[ai]") {
     // Seed 15892, Turn 9: four disrupted units held Paris (11.19: one die) and the south was not
