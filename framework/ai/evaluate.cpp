@@ -438,8 +438,8 @@ void hexside_between(const core::ModuleDef& d, hex::Hex from, hex::Hex to, bool&
 // A defending stack as an attack on it sees it (11.6-11.7, 11.13-11.14, 11.19).
 struct Defenders {
     int ready = 0, disrupted = 0;
-    int needed =
-        0;       // hits that eliminate every unit (11.18: one a disrupted unit, two a ready one)
+    // hits that eliminate every unit (11.18: one a disrupted unit, two a ready one)
+    int needed = 0;
     int dv = 0;  // defence value before the die (0: all disrupted, 11.19)
     bool fortified = false, difficult = false;  // 11.4: the hex attacked
 };
