@@ -509,6 +509,29 @@ int turn_cc(const core::GameState& s, const Profile& p) {
     return cc != s.tracks().end() ? std::max(0, static_cast<int>(cc->second)) : 0;
 }
 
+// 11.3-11.5: an attacking stack's final attack value before its supports and its die: its
+// undisrupted units' CFs (1 each, 3.2) and combined arms over its halving divisor (11.2), less 3
+// across a river, 2 into a fortified city without artillery or into difficult ground, 1 into a
+// fortified city with artillery (11.4), plus the CR up to its units (11.5); as combat_values.lua.
+int attack_before_die(int units, unsigned arms, int div, bool river, const Defenders& g, int cr) {
+    int av = (units + combined_arms(arms)) / div;
+    if (river) av -= 3;
+    const bool artillery = (arms >> 3 & 1u) != 0;
+    if ((g.fortified && !artillery) || g.difficult) av -= 2;
+    if (g.fortified && artillery) av -= 1;
+    return av + std::min(cr, units);
+}
+
+// 11.8, 11.19: the chance that `fav` plus the attacker's die beats the defence value `dv` plus the
+// defender's die by `enough` or more.
+double win_by_chance(double fav, int dv, int enough) {
+    int wins = 0;
+    for (int da = 1; da <= 6; ++da)
+        for (int dd = 1; dd <= 6; ++dd)
+            if (fav + da - (dv + dd) >= enough) ++wins;
+    return wins / 36.0;
+}
+
 // Napoleon's escort at `nap` as an attack on it sees it; false if no combat unit is with him.
 bool escort_target(const core::GameState& s, const Profile& p, hex::Hex nap, int nap_owner,
                    EscortTarget& e) {
@@ -553,21 +576,11 @@ double escort_strike_from(const core::GameState& s, const Profile& p, const Esco
     if (units == 0 || held_back || foraging(s, p, core::Location::at(from)) ||
         e.def.needed > 2 * units)
         return 0;
-    int av = units + combined_arms(arms);
-    if (marched) av /= 2;
     bool river = false, barred = false;
     hexside_between(d, from, e.nap, river, barred);
     if (barred) return 0;
-    if (river) av -= 3;
-    const bool artillery = (arms >> 3 & 1u) != 0;
-    if ((e.def.fortified && !artillery) || e.def.difficult) av -= 2;
-    if (e.def.fortified && artillery) av -= 1;
-    av += std::min(cr, units);
-    int wins = 0;
-    for (int da = 1; da <= 6; ++da)
-        for (int dd = 1; dd <= 6; ++dd)
-            if (av + da - (e.def.dv + dd) >= e.def.needed) ++wins;
-    return order_chance(cr, e.cc) * wins / 36.0 * e.fate;
+    const int av = attack_before_die(units, arms, marched ? 2 : 1, river, e.def, cr);
+    return order_chance(cr, e.cc) * win_by_chance(av, e.def.dv, e.def.needed) * e.fate;
 }
 
 // The best such chance over the attacker's stacks next to Napoleon's hex.
@@ -604,10 +617,9 @@ int halving_divisor(const core::GameState& s, core::Location at, int side) {
 // two per undisrupted one, at most two per undisrupted unit of the attack). The numbers are the
 // cnw series' (combat_values.lua), the defender's supports left out. 0 for an empty hex (it is
 // entered, not attacked).
-double take_chance(const core::GameState& s, const Profile& p, hex::Hex target, int att_idx,
-                   int cc) {
+double take_chance(const core::GameState& s, const Profile& p, hex::Hex target, const Defenders& g,
+                   int att_idx, int cc) {
     const core::ModuleDef& d = s.def();
-    const Defenders g = defenders_at(s, p, target, d.side_index(p.defender));
     if (g.ready + g.disrupted == 0) return 0;
     struct Stack {
         hex::Hex at;
@@ -648,12 +660,7 @@ double take_chance(const core::GameState& s, const Profile& p, hex::Hex target, 
     double best = 0;
     for (const Stack& m : stacks) {
         if (m.held_back) continue;  // 10.1: it may only support
-        const bool artillery = (m.arms >> 3 & 1u) != 0;
-        double fav = (m.und + combined_arms(m.arms)) / m.div;
-        if (m.river) fav -= 3;
-        if ((g.fortified && !artillery) || g.difficult) fav -= 2;
-        if (g.fortified && artillery) fav -= 1;
-        fav += std::min(m.cr, m.und);
+        double fav = attack_before_die(m.und, m.arms, m.div, m.river, g, m.cr);
         int attackers = m.und;
         for (const Stack& o : stacks) {  // 10.4, 11.5: each support at the chance its test passes
             if (&o == &m) continue;
@@ -669,11 +676,7 @@ double take_chance(const core::GameState& s, const Profile& p, hex::Hex target, 
         }
         // (11.12-11.14: a win by three forces the garrison out; fewer hits may eliminate it)
         const int enough = g.needed <= 2 * attackers ? std::min(3, g.needed) : 3;
-        int wins = 0;
-        for (int da = 1; da <= 6; ++da)
-            for (int dd = 1; dd <= 6; ++dd)
-                if (fav + da - (g.dv + dd) >= enough) ++wins;
-        best = std::max(best, order_chance(m.cr, cc) * wins / 36.0);
+        best = std::max(best, order_chance(m.cr, cc) * win_by_chance(fav, g.dv, enough));
     }
     return best;
 }
@@ -1318,15 +1321,14 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 // Turn 12: Bordeaux held, two stacks next to a Paris of three disrupted units; one
                 // attack would have eliminated two, and the Coalition attacked elsewhere instead)
                 if (strike) {
-                    int defenders = 0;
-                    for (int j : s.stack(core::Location::at(p.objectives[oi].hex)))
-                        if (s.piece(j).owner >= 0 && s.piece(j).owner != att_idx && p.unit[static_cast<size_t>(s.piece(j).type)]) ++defenders;
-                    v *= std::min(kStrikeClearMax, kStrikeClear / (1.0 + defenders));
+                    const Defenders g =
+                        defenders_at(s, p, p.objectives[oi].hex, d.side_index(p.defender));
+                    v *= std::min(kStrikeClearMax, kStrikeClear / (1.0 + g.ready + g.disrupted));
                     // and on how well the force is placed for the one attack that takes it: the
                     // combat's own odds (11.3-11.13), which the force's OF does not tell (units of
                     // CF 1, combined arms, a river between, a forced march's halving, the supports;
                     // round 57: of 97 attacks on a Paris of disrupted units, 28 took it)
-                    v += kStrikeTake * take_chance(s, p, p.objectives[oi].hex, att_idx, cc_turn);
+                    v += kStrikeTake * take_chance(s, p, p.objectives[oi].hex, g, att_idx, cc_turn);
                 }
                 if (p.objectives[oi].capital) capital = std::max(capital, v);
                 else other = std::max(other, v);
@@ -1980,7 +1982,8 @@ double objective_take_chance(const core::GameState& s, const std::string& role,
     const Profile& p = profile(d);
     auto h = d.map.parse_label(label);
     if (!h || !attacker_role(d, role)) return 0;
-    return take_chance(s, p, *h, d.side_index(role), turn_cc(s, p));
+    return take_chance(s, p, *h, defenders_at(s, p, *h, d.side_index(p.defender)),
+                       d.side_index(role), turn_cc(s, p));
 }
 
 bool objective_hex(const core::ModuleDef& d, const std::string& label) {
