@@ -68,8 +68,13 @@ to see what the AI faced without re-running its decisions:
          Napoleon's (11.20) by Turn as 'T<turn>:<faces>', 'm' after an overrun in the movement
          phase (8.9), 'c' in combat; totals: throws a game, by phase and by face, captures by a 1
          and with no escape, and per Turn the wins and their share of the games still going
+  march  per game, read from the log alone (round 58): the Paris-bound armies' moves (Bohemia,
+         Silesia, the North; 8.2-8.4) in Winter (Turns 1-6) and Spring: moves, units moved, hexes
+         moved by units (unit-hexes) and net unit-hexes towards Paris, the units that ended a
+         move nearer, as near, and farther; 'unmoved': their combat units on the map at the start
+         that neither moved nor were lost in Winter; totals per game over the won and the lost games
 
-Usage:  scripts/ai_positions.py {hunt|hunters|overruns|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates|orders|south} SAVE... [--turn T] [--cli PATH] [--module DIR]
+Usage:  scripts/ai_positions.py {hunt|hunters|overruns|paris|force|armies|escort|beside|trains|losses|attacks|windows|fates|orders|south|march} SAVE... [--turn T] [--cli PATH] [--module DIR]
 The defaults are build-ai's (else build's) vedette-cli and modules/napoleon_1814 (the module the saves were
 played with: a replay refused by the rules stops with the CLI's message).
 """
@@ -127,6 +132,10 @@ LOSS_EVENTS = (  # (column, how the log says it) for the Coalition's combat unit
 )
 DEPOT_MADE = re.compile(r"^coalition (?:establishes|deploys) a depot at (\d+)")
 DEPOT_GONE = re.compile(r"^(?:coalition converts the depot at|The coalition [Dd]epot at) (\d+)")
+# a stack's move: each step names its units; its end, the hexes it went (8.2-8.4)
+MOVE_STEP = re.compile(r"^coalition moves (.*?) with [\w, ]+? from \d+ to \d+ via")
+MOVE_END = re.compile(r"^coalition stack from (\d+) ends its move at (\d+) \((\d+) hexes")
+MARCH_ARMIES = ("bohemia", "silesia", "north")  # the armies marching on Paris (the module's `army` stat)
 COMMANDER_MOVE = re.compile(r"^(\w+) moves from \d+ to (\d+) \(12\.1\)")
 
 
@@ -248,14 +257,14 @@ def turn_columns(row, total, per, columns, total_key):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["hunt", "hunters", "overruns", "paris", "force", "armies", "escort", "beside", "trains",
-                                     "losses", "attacks", "windows", "fates", "orders", "south"])
+                                     "losses", "attacks", "windows", "fates", "orders", "south", "march"])
     ap.add_argument("saves", nargs="+")
     ap.add_argument("--turn", type=int, default=10)
     clis = [os.path.join(ROOT, b, "framework/apps/cli/vedette-cli") for b in ("build-ai", "build")]
     ap.add_argument("--cli", default=next((c for c in clis if os.access(c, os.X_OK)), clis[0]))
     ap.add_argument("--module", default=os.path.join(ROOT, "modules/napoleon_1814"))
     args = ap.parse_args()
-    if args.what not in ("trains", "losses", "attacks", "fates", "orders", "south") and not os.access(args.cli, os.X_OK):  # (the log alone)
+    if args.what not in ("trains", "losses", "attacks", "fates", "orders", "south", "march") and not os.access(args.cli, os.X_OK):  # (the log alone)
         sys.exit(f"ai_positions: no vedette-cli at {args.cli} (build it, or pass --cli)")
     dist, (cat, army) = hex_distance(args.module), counter_types(args.module)
     unit = lambda p, side: cat.get(p["type"]) == "unit" and p["owner"] == side
@@ -368,6 +377,47 @@ def main():
                         per[e["turn"]]["trains"] = int(m.group(1))
                     count_events(per[e["turn"]], TRAIN_EVENTS, text)
             turn_columns(row, total, per, ["trains"] + [c for c, _ in TRAIN_EVENTS] + ["second"], lambda turn, c: c)
+        elif args.what == "march":
+            ids = {p["id"]: p["type"] for p in save["state"]["pieces"]}
+            per = collections.defaultdict(collections.Counter)
+            units = None
+            # the Paris-bound armies' combat units on the map at the start; those moved or lost in Winter
+            start = {p["id"] for p in save["initial"]["pieces"] if p["loc"].isdigit() and unit(p, "coalition")
+                     and army.get(p["type"]) in MARCH_ARMIES}
+            moved, lost = set(), set()
+            for e in save["log"]:
+                for ev in e["events"]:
+                    text = ev.get("text", "")
+                    if e["turn"] <= 6 and (m := re.match(r"^(co_\w+) is eliminated", text)):
+                        lost.add(m.group(1))
+                    if e["role"] != "coalition":
+                        continue
+                    if m := MOVE_STEP.match(text):
+                        units = [u.strip() for u in m.group(1).split(",")]
+                    elif (m := MOVE_END.match(text)) and units:
+                        armies = collections.Counter(army.get(ids.get(u, u), "?") for u in units)
+                        if armies.most_common(1)[0][0] in MARCH_ARMIES:
+                            k = per["winter" if e["turn"] <= 6 else "spring"]
+                            gain = dist(m.group(1), PARIS) - dist(m.group(2), PARIS)
+                            n = len(units)
+                            k["moves"] += 1
+                            k["units"] += n
+                            if e["turn"] <= 6:
+                                moved.update(units)
+                            k["unit-hexes"] += n * int(m.group(3))
+                            k["net"] += n * gain
+                            k["nearer" if gain > 0 else "as near" if gain == 0 else "farther"] += n
+                        units = None
+            for half in ("winter", "spring"):
+                k = per[half]
+                row.append(f"{half}:{k['moves']}/{k['units']}/{k['unit-hexes']}/{k['net']}/{k['nearer']}/{k['as near']}/{k['farther']}")
+                for c, v in k.items():
+                    total[f"{outcome} {half} {c}"] += v
+            per["winter"]["unmoved"] = len(start - moved - lost)
+            total[f"{outcome} winter unmoved"] += per["winter"]["unmoved"]
+            row.append(f"unmoved:{per['winter']['unmoved']}")
+            total[f"{outcome} games"] += 1
+            row.insert(0, "(moves/units/unit-hexes/net/nearer/as near/farther)")
         elif args.what == "losses":
             per = collections.defaultdict(collections.Counter)
             depots = set()
@@ -557,6 +607,15 @@ def main():
     elif total and args.what == "south":
         for key in sorted(total):
             print(f"  {key}: {total[key]}")
+    elif total and args.what == "march":  # per game, won and lost apart
+        for outcome in ("won", "lost", "unfinished"):
+            n = total[f"{outcome} games"]
+            if n:
+                for half in ("winter", "spring"):
+                    print(f"  {outcome} ({n} games), {half}: " + ", ".join(
+                        f"{c} {total[f'{outcome} {half} {c}'] / n:.1f}"
+                        for c in ("moves", "units", "unit-hexes", "net", "nearer", "as near", "farther")
+                        + (("unmoved",) if half == "winter" else ())) + " a game")
     elif total and args.what == "losses":  # per game
         print({k: round(v / total["games"], 2) for k, v in total.items() if k != "games"} | {"games": total["games"]})
     elif total:

@@ -42,6 +42,11 @@ hu=$(python3 scripts/ai_positions.py hunters "$f" --cli "$CLI" 2>&1); rc=$?
 # its overruns mode (round 54): no overrun of Napoleon on Turn 1, nothing printed
 ov=$(python3 scripts/ai_positions.py overruns "$f" --cli "$CLI" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ -z "$ov" ] && ok || bad "ai_positions.py overruns: exit $rc, $ov"
+# its march mode (round 58): the Paris-bound armies' moves of Turn 1 (Winter), none in Spring
+ma=$(python3 scripts/ai_positions.py march "$f" 2>&1)
+grep -q "^L ai-easy-as-coalition-3.json (moves/units/unit-hexes/net/nearer/as near/farther) winter:[0-9/-]* spring:0/0/0/0/0/0/0 unmoved:[0-9]*$" <<<"$ma" &&
+    grep -q "^  unfinished (1 games), winter: moves [0-9.]*, .*, unmoved [0-9.]* a game$" <<<"$ma" && ok ||
+    bad "ai_positions.py march: $ma"
 # scripts/ai_compare.py: a save directory against itself is played alike throughout
 cmp=$(python3 scripts/ai_compare.py --a "$T/err" --b "$T/err" --saves "$T" "$T" 2>&1)
 grep -q "saved by both: 2, played action for action alike: 2$" <<<"$cmp" &&
