@@ -5,7 +5,8 @@ vedette-tournament prints one line per game on standard error ("game N (ai as co
 coalition wins, turn T, ..."); the same seed gives the same game until the two versions decide
 differently. Given each version's logs, this prints each one's wins (95% Wilson interval) and
 mean length, and on the games both played the wins and the seeds only one of them won (+ for B,
-- for A). With each version's save directories (`vedette-tournament --save-dir`), it also counts
+- for A), with an exact sign test on those (p: the chance a coin would share them out as
+unevenly). With each version's save directories (`vedette-tournament --save-dir`), it also counts
 the games both saved that were played action for action alike (the same actions in their logs),
 and how many of the others each version won: a change judged on the games it changed (docs/ai.md,
 round 50: a seed set where A happened to win the long games more often than its average
@@ -65,6 +66,16 @@ def wilson(k, n, z=1.96):
     return 100 * (c - h), 100 * (c + h)
 
 
+def sign_test(plus, minus):
+    """Two-sided exact sign test (McNemar's, exact) on the games only one version won: the chance
+    that a coin shared them out at least as unevenly (1.0 when none differ)."""
+    n, k = plus + minus, min(plus, minus)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--a", nargs="+", required=True, help="version A's tournament logs (standard error)")
@@ -88,6 +99,10 @@ def main():
     print(f"both played {len(common)}: A {sum(a[s][0] for s in common)}, B {sum(b[s][0] for s in common)} "
           f"(+{len(plus)} -{len(minus)})")
     if plus or minus:
+        # which version won the games that went differently: a coin's share of them is noise (round 58:
+        # four variants that each won most of A's losses on seeds 41-57 and lost as many of its wins)
+        print(f"  sign test on the {len(plus) + len(minus)} games only one won: p = "
+              f"{sign_test(len(plus), len(minus)):.2f} (B - A = {len(plus) - len(minus):+d})")
         print("  B won, A lost: " + " ".join(map(str, plus)))
         print("  A won, B lost: " + " ".join(map(str, minus)))
     if args.saves:

@@ -51,6 +51,9 @@ grep -q "^L ai-easy-as-coalition-3.json (moves/units/unit-hexes/net/nearer/as ne
 cmp=$(python3 scripts/ai_compare.py --a "$T/err" --b "$T/err" --saves "$T" "$T" 2>&1)
 grep -q "saved by both: 2, played action for action alike: 2$" <<<"$cmp" &&
     ! grep -q "played differently" <<<"$cmp" && ok || bad "ai_compare.py --saves: $cmp"
+# its sign test on the games only one version won (round 58): exact, two-sided
+st=$(cd scripts && python3 -c "import ai_compare as c; print(c.sign_test(0, 0), round(c.sign_test(8, 10), 4), round(c.sign_test(0, 6), 4))" 2>&1)
+[ "$st" = "1.0 0.8145 0.0312" ] && ok || bad "ai_compare.py sign_test: $st"
 # a directory that does not exist: a clear error before any game is played, exit 2
 "$TOUR" modules/napoleon_1814 --a random --b random --games 1 --max-actions 5 --save-dir "$T/missing/dir" \
     >"$T/out2" 2>"$T/err2"; rc=$?
