@@ -54,6 +54,17 @@ grep -q "saved by both: 2, played action for action alike: 2$" <<<"$cmp" &&
 # its sign test on the games only one version won (round 58): exact, two-sided
 st=$(cd scripts && python3 -c "import ai_compare as c; print(c.sign_test(0, 0), round(c.sign_test(8, 10), 4), round(c.sign_test(0, 6), 4))" 2>&1)
 [ "$st" = "1.0 0.8145 0.0312" ] && ok || bad "ai_compare.py sign_test: $st"
+# scripts/ai_round.sh (round 58): a round's runs, its saves kept; the same build on the same seeds
+# plays the same games (compared with --compare); an OUTDIR already used is refused
+r=$(scripts/ai_round.sh "$T/round" --bin "$TOUR" --seeds 3 --procs 1 --a ai-easy --max-actions 20 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(ls "$T/round/saves" | wc -l)" -eq 6 ] && grep -q "^this round: " <<<"$r" && ok ||
+    bad "ai_round.sh: exit $rc, $r"
+r=$(scripts/ai_round.sh "$T/round2" --bin "$TOUR" --seeds 3 --procs 1 --a ai-easy --max-actions 20 \
+    --compare "$T/round" 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "saved by both: 6, played action for action alike: 6$" <<<"$r" && ok ||
+    bad "ai_round.sh --compare: exit $rc, $r"
+r=$(scripts/ai_round.sh "$T/round" --bin "$TOUR" --seeds 3 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "already holds games" <<<"$r" && ok || bad "ai_round.sh into a used OUTDIR: exit $rc, $r"
 # a directory that does not exist: a clear error before any game is played, exit 2
 "$TOUR" modules/napoleon_1814 --a random --b random --games 1 --max-actions 5 --save-dir "$T/missing/dir" \
     >"$T/out2" 2>"$T/err2"; rc=$?
