@@ -65,6 +65,9 @@ r=$(scripts/ai_round.sh "$T/round2" --bin "$TOUR" --seeds 3 --procs 1 --a ai-eas
     bad "ai_round.sh --compare: exit $rc, $r"
 r=$(scripts/ai_round.sh "$T/round" --bin "$TOUR" --seeds 3 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q "already holds games" <<<"$r" && ok || bad "ai_round.sh into a used OUTDIR: exit $rc, $r"
+r=$(scripts/ai_round.sh "$T/round3" --bin "$TOUR" --seeds 3 --games 0 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "games must be a positive number" <<<"$r" && [ ! -d "$T/round3" ] && ok ||
+    bad "ai_round.sh --games 0: exit $rc, $r"
 # a directory that does not exist: a clear error before any game is played, exit 2
 "$TOUR" modules/napoleon_1814 --a random --b random --games 1 --max-actions 5 --save-dir "$T/missing/dir" \
     >"$T/out2" 2>"$T/err2"; rc=$?
