@@ -413,9 +413,9 @@ def main():
                 row.append(f"{half}:{k['moves']}/{k['units']}/{k['unit-hexes']}/{k['net']}/{k['nearer']}/{k['as near']}/{k['farther']}")
                 for c, v in k.items():
                     total[f"{outcome} {half} {c}"] += v
-            per["winter"]["unmoved"] = len(start - moved - lost)
-            total[f"{outcome} winter unmoved"] += per["winter"]["unmoved"]
-            row.append(f"unmoved:{per['winter']['unmoved']}")
+            unmoved = len(start - moved - lost)
+            total[f"{outcome} winter unmoved"] += unmoved
+            row.append(f"unmoved:{unmoved}")
             total[f"{outcome} games"] += 1
             row.insert(0, "(moves/units/unit-hexes/net/nearer/as near/farther)")
         elif args.what == "losses":

@@ -594,14 +594,13 @@ double escort_strike_chance(const core::GameState& s, const Profile& p, hex::Hex
     return best;
 }
 
-// 11.2 bp3: a stack's halving divisor this Turn (a forced march, its combats so far: 2 or 4).
+// 11.2 bp3: a stack's halving divisor this Turn (a forced march, force_marched; its combats so
+// far: 2 or 4).
 int halving_divisor(const core::GameState& s, core::Location at, int side) {
-    bool fm = false;
+    const bool fm = force_marched(s, at, side);
     int most = 0;
     for (int j : s.stack(at)) {
         if (s.piece(j).owner != side) continue;
-        const core::Value& f = s.prop(j, "forced_march");
-        fm = fm || (f.is_bool() && f.as_bool());
         const core::Value& c = s.prop(j, "combats");
         if (c.is_int()) most = std::max(most, static_cast<int>(c.as_int()));
     }
