@@ -1431,7 +1431,18 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                     if (pc.owner >= 0) escorted = true;
                 }
             }
-            if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
+            if (last_turn || att_idx < 0) {
+                if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
+            } else if (unit && ((commander && ready && supplied(att_idx, loc.hex)) ||
+                                (dd <= 1 && ready && !foraging(s, p, loc)))) {
+                // before the last Turn, what may reach him: a stack that may take a Supply Train
+                // next Turn (7.3, RULINGS S-13: a Commander, in General Supply) and march onto him
+                // (8.4, 8.9), or one next to him that may attack (10.1: no forage marker). A stack
+                // out of supply is disrupted at the next supply phase (6.4) and gets no train; one
+                // without a Commander never moves (8.3). Counted, they drew stacks onto him out of
+                // supply for a threat that could not come (round 59).
+                nearest = std::min(nearest, dd);
+            }
             if (commander && ready) hunter = std::min(hunter, dd);
         }
         if (theirs > 0 && theirs >= mine) nap -= 40 + 2 * (theirs - mine);

@@ -1278,6 +1278,7 @@ TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened onl
     auto threat = [&](int turn, int dist, bool combat_over, bool train = false) {
         Front f = front_position(g, turn);
         const hex::Hex at = f.st.piece(f.lead).loc.hex;  // 4518
+        f.st.move_piece(f.st.find_piece("blucher"), core::Location::at(at));  // 8.3: a stack that may move
         if (train) {  // a Supply Train allocated, not spent: the stack may still move (8.2)
             const int t = g.def->counter_type_index("coalition_supply");
             const int face = g.def->counter_types[static_cast<size_t>(t)].face_index("train");
@@ -1296,6 +1297,35 @@ TEST_CASE("14.4, 11.20, 10.1: on the last Turn a lone Napoleon is threatened onl
     CHECK(threat(12, 3, false, true) > 1000);  // a stack that may still move this Turn (8.9)
     CHECK(threat(12, 1, false) > 1000);        // an attack on him this Turn
     CHECK(threat(12, 1, true) == Approx(0.0));
+}
+
+TEST_CASE("7.3, 8.3, 8.9, 11.20, 10.1: before the last Turn a lone Napoleon is threatened only by a stack that may take a train and reach him, or attack him", "[ai]") {
+    // 8.9, 11.20: a stack that enters a lone Napoleon's hex throws his fate die. It moves only with
+    // a Commander (8.3) and a Supply Train, which goes only to a stack in General Supply (7.3,
+    // RULINGS S-13); a stack out of supply is disrupted at the next supply phase besides (6.4).
+    // Next to him, a stack may attack him instead (10.1: not under a forage marker). Counting any
+    // unit within three hexes drew stacks onto him out of supply for a threat that could not come
+    // (round 59: on fresh seeds 75-90 x 6, 88 games of 96 won against 85).
+    Game g = load_1814();
+    auto threat = [&](const char* stack_at, int dist, bool commander) {
+        Front f = front_position(g, 9);
+        const hex::Hex at = *g.def->map.parse_label(stack_at);
+        f.st.move_piece(f.lead, core::Location::at(at));
+        if (commander) f.st.move_piece(f.st.find_piece("blucher"), core::Location::at(at));
+        std::optional<hex::Hex> nap;
+        for (hex::Hex h : hex::ring(at, dist))
+            if (!nap && free_hex(g, f.st, h)) nap = h;
+        REQUIRE(nap);
+        f.st.move_piece(f.st.find_piece("napoleon"), core::Location::at(*nap));
+        return ai::evaluate(f.st, "coalition").napoleon;
+    };
+    // 4518: three hexes from the Coalition's edge, in General Supply (6.1-6.2)
+    CHECK(threat("4518", 3, true) > 1000);
+    CHECK(threat("4518", 3, false) < 1000);  // 8.3: no Commander, no move
+    CHECK(threat("4518", 1, false) > 1000);  // but an attack on him (10.1-10.2, 11.20)
+    // 5221: two hexes from Paris, far beyond any Coalition depot or edge: out of supply
+    CHECK(threat("5221", 3, true) < 1000);
+    CHECK(threat("5221", 1, true) > 1000);  // an attack this Turn (no forage marker on it, 7.6, 10.1)
 }
 
 TEST_CASE(
