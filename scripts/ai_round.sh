@@ -53,7 +53,9 @@ export BIN OUT A B SIDE ROOT EXTRA GAMES
 printf '%s\n' $SEEDS | xargs -P "$PROCS" -I{} sh -c \
     'nice -n 10 "$BIN" "$ROOT/modules/napoleon_1814" --a "$A" --b "$B" --games "$GAMES" --seed {} --side "$SIDE" \
          --save-dir "$OUT/saves" $EXTRA > "$OUT/out{}.txt" 2> "$OUT/err{}.txt"'
-python3 "$ROOT/scripts/ai_compare.py" --side "$SIDE" --a "$OUT"/err*.txt --b "$OUT"/err*.txt | head -1 | sed "s/^A:/this round:/"
+# (sed reads the whole tally: `head -1` could close the pipe while Python still writes, and a
+# BrokenPipeError failed the round under pipefail)
+python3 "$ROOT/scripts/ai_compare.py" --side "$SIDE" --a "$OUT"/err*.txt --b "$OUT"/err*.txt | sed -n "1s/^A:/this round:/p"
 if [ -n "$BASE" ]; then
     python3 "$ROOT/scripts/ai_compare.py" --side "$SIDE" --a "$BASE"/err*.txt --b "$OUT"/err*.txt \
         --saves "$BASE/saves" "$OUT/saves"

@@ -3265,8 +3265,11 @@ TEST_CASE(
     // link needs held, has its train. Before round 47 the depot was refused for the
     // stack's move (stack_potential 206), and at the movement step the stack passed, its planned
     // move 8.5 below staying: the train was spent on nothing.
-    const core::GameState st =
-        game_position(g, "seed23812_turn8_depot_step.json", 8, "supply.depot");
+    core::GameState st = game_position(g, "seed23812_turn8_depot_step.json", 8, "supply.depot");
+    // Napoleon, alone at 5619, gets an escort from Paris's garrison: since round 59 only a stack
+    // that may reach him threatens him (Schwarzenberg's at 5321 is out of supply), and a march of
+    // Gyulai's stack towards him is a hunt worth its train, which is not what this test is about
+    st.move_piece(st.find_piece("fr_curial"), st.piece(st.find_piece("napoleon")).loc);
     auto s = start_1814(g, 23812);
     bool offered = false;
     core::GameState listing = st;  // (the rules' listing may use the state as scratch)
@@ -3292,22 +3295,21 @@ TEST_CASE(
 
 TEST_CASE(
     "7.3, 8.2: the Coalition AI gives no train for a move the stack would not make; the train goes "
-    "to a stack that moves (seed 23805, Turn 7)",
+    "to a stack that moves (seed 47, Turn 1)",
     "[ai]") {
     Game g = load_1814();
-    // seed 23805 (normal against random), the Coalition's first allocation of Turn 7 (7.4):
-    // Giulay's stack on Chaumont (4922), a city of the depot plan, was worth 182 by
-    // stack_potential and took the Turn's first train; at the movement step it passed, its planned
-    // move 105 below staying (8.2: the train discarded). Epinal's stack (4722), next at 87, moved
-    // three hexes on.
-    const core::GameState st =
-        game_position(g, "seed23805_turn7_allocation.json", 7, "supply.allocate");
-    auto s = start_1814(g, 23805);
-    ai::AiBot a(ai::Level::Normal, 23805);
+    // seed 47 (normal against random), the Coalition's fifth allocation of Turn 1 (7.4): the stack
+    // at 4420 is worth 57.5 by stack_potential, but its planned move is 64 below staying (8.2: its
+    // train would be discarded), so the train goes to the next stack, 4319's (23.4). (Round 47 found
+    // this on seed 23805, Turn 7: Giulay's stack on Chaumont took the Turn's first train and passed;
+    // since round 59 that march is a hunt of the lone Napoleon worth making, 7.3, 8.9.)
+    const core::GameState st = game_position(g, "seed47_turn1_allocation.json", 1, "supply.allocate");
+    auto s = start_1814(g, 47);
+    ai::AiBot a(ai::Level::Normal, 47);
     const std::string first = a.choose(session_with(g, s, st), "coalition");
     INFO(a.explain());
-    CHECK(first != "allocate 4922");
-    CHECK(first == "allocate 4722");
+    CHECK(first != "allocate 4420");
+    CHECK(first == "allocate 4319");
     // the explanation names the stack passed over and why (docs/ai.md, "Explaining decisions")
-    CHECK(a.explain().find("no better than passing (8.2): 4922") != std::string::npos);
+    CHECK(a.explain().find("no better than passing (8.2): 4420") != std::string::npos);
 }
