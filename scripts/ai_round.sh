@@ -55,7 +55,7 @@ printf '%s\n' $SEEDS | xargs -P "$PROCS" -I{} sh -c \
          --save-dir "$OUT/saves" $EXTRA > "$OUT/out{}.txt" 2> "$OUT/err{}.txt"'
 # (sed reads the whole tally: `head -1` could close the pipe while Python still writes, and a
 # BrokenPipeError failed the round under pipefail)
-python3 "$ROOT/scripts/ai_compare.py" --side "$SIDE" --a "$OUT"/err*.txt --b "$OUT"/err*.txt | sed -n "1s/^A:/this round:/p"
+python3 "$ROOT/scripts/ai_compare.py" --side "$SIDE" --a "$OUT"/err*.txt --b "$OUT"/err*.txt | sed -n "1{s/^A:/this round:/;p;}"
 if [ -n "$BASE" ]; then
     python3 "$ROOT/scripts/ai_compare.py" --side "$SIDE" --a "$BASE"/err*.txt --b "$OUT"/err*.txt \
         --saves "$BASE/saves" "$OUT/saves"

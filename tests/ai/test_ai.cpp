@@ -3298,7 +3298,7 @@ TEST_CASE(
     "to a stack that moves (seed 47, Turn 1)",
     "[ai]") {
     Game g = load_1814();
-    // seed 47 (normal against random), the Coalition's fifth allocation of Turn 1 (7.4): the stack
+    // seed 47 (normal against random), the Coalition's sixth allocation of Turn 1 (7.4): the stack
     // at 4420 is worth 57.5 by stack_potential, but its planned move is 64 below staying (8.2: its
     // train would be discarded), so the train goes to the next stack, 4319's (23.4). (Round 47 found
     // this on seed 23805, Turn 7: Giulay's stack on Chaumont took the Turn's first train and passed;
