@@ -1433,14 +1433,17 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
             }
             if (last_turn || att_idx < 0) {
                 if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
-            } else if (unit && ((commander && ready && supplied(att_idx, loc.hex)) ||
-                                (dd <= 1 && ready && !foraging(s, p, loc)))) {
-                // before the last Turn, what may reach him: a stack that may take a Supply Train
-                // next Turn (7.3, RULINGS S-13: a Commander, in General Supply) and march onto him
-                // (8.4, 8.9), or one next to him that may attack (10.1: no forage marker). A stack
-                // out of supply is disrupted at the next supply phase (6.4) and gets no train; one
-                // without a Commander never moves (8.3). Counted, they drew stacks onto him out of
-                // supply for a threat that could not come (round 59).
+            } else if (unit && dd <= 5 &&
+                       ((commander && ready && supplied(att_idx, loc.hex)) ||
+                        (dd <= 1 && ready && !foraging(s, p, loc)))) {
+                // before the last Turn, what may reach him: a stack with a Commander and an
+                // undisrupted unit in General Supply, which may take a Supply Train next Turn (7.3,
+                // RULINGS S-13) for a march onto him (8.4, 8.9), or one next to him that may attack
+                // (10.1: no forage marker). A stack out of supply is disrupted at the next supply
+                // phase (6.4) and gets no train; one without a Commander never moves (8.3). Counted,
+                // they drew stacks onto him out of supply for a threat that could not come (round
+                // 59). (Only a stack within a forced march counts below: no supply is traced for
+                // the others.)
                 nearest = std::min(nearest, dd);
             }
             if (commander && ready) hunter = std::min(hunter, dd);
