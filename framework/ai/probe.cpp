@@ -20,6 +20,7 @@
 // For modules of the cnw series (1814): the supply counter "<side>_supply" with its "depot" face,
 // cities as the map feature "city", cavalry by the counter stat type = "cavalry".
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -195,49 +196,89 @@ void gate_line(const Setting& st, const core::GameState& g, bool sites) {
     if (sites) std::cout << "   sites (field / cities held)" << (per.empty() ? " none" : per) << "\n";
 }
 
-// Returns the distance from the capital of the side's nearest depot (99: none).
-int plan_line(const Setting& st, const core::GameState& g) {
+// One Turn of the plan mode: the side's nearest depot to the capital (99: none), and whether the
+// depot plan's site is held by a combat unit of the side (7.7: a depot on an enemy city needs a
+// friendly stack there; the evaluation's kPlanHold counts a combat unit), -1 without a plan.
+struct PlanTurn {
+    int nearest = 99;
+    int site_held = -1;
+};
+
+PlanTurn plan_line(const Setting& st, const core::GameState& g) {
     const auto& d = *st.def;
     ai::DepotPlan plan;
     ai::update_depot_plan(plan, st.rules, g, st.side_id);
     std::cout << "T" << g.turn << " depots";
-    int nearest = 99;
+    PlanTurn out;
     for (const auto& p : g.pieces())
         if (p.owner == st.side && p.loc.is_hex() && st.depot(p)) {
-            nearest = std::min(nearest, hex::distance(p.loc.hex, st.capital));
+            out.nearest = std::min(out.nearest, hex::distance(p.loc.hex, st.capital));
             std::cout << " " << d.map.label(p.loc.hex) << "/" << hex::distance(p.loc.hex, st.capital);
         }
     if (plan.site.empty()) {
         std::cout << "; no plan\n";
-        return nearest;
+        return out;
     }
     std::cout << "; plan site " << plan.site << "/" << hex::distance(*d.map.parse_label(plan.site), st.capital) << ", hold";
     for (const std::string& c : plan.hold) {
         bool held = false;
         for (int j : g.stack(core::Location::at(*d.map.parse_label(c))))
-            if (g.piece(j).owner == st.side) held = true;
+            if (g.piece(j).owner == st.side && st.is(g.piece(j), "unit")) held = true;
         std::cout << " " << c << (held ? "+" : "-");
+        if (c == plan.site) out.site_held = held ? 1 : 0;
     }
     std::cout << "\n";
-    return nearest;
+    return out;
 }
 
-// The plan mode's totals over the saves: per Turn, the median distance of the nearest depot
-// from the capital and how many saves had one within three hexes (a march and an attack from
-// Paris's neighbours: docs/ai.md, rounds 39 and 55); the saves with one within three at any Turn.
-void plan_totals(const std::map<int, std::vector<int>>& nearest, int saves, int saves_near) {
-    std::cout << "# nearest depot to the capital at the Turn's first allocation (median; saves "
-                 "with one within 3):";
-    for (auto [turn, v] : nearest) {
-        std::sort(v.begin(), v.end());
+// The plan mode's totals over the saves, per Turn (the Turns a save reached): the median
+// distance of the nearest depot from the capital and how many saves had one within three hexes
+// (a march and an attack from Paris's neighbours: docs/ai.md, rounds 39 and 55), and the saves
+// whose plan's site was held; then the same split by how the game ended for the side (round 60:
+// in the losses the site stood empty on more Turns and the chain stayed further out).
+using PlanTotals = std::map<int, std::vector<PlanTurn>>;
+
+void plan_totals_line(const std::string& title, const PlanTotals& turns) {
+    std::cout << "# " << title << ":";
+    for (const auto& [turn, v] : turns) {
+        std::vector<int> n;
+        int site = 0, held = 0;
+        for (const PlanTurn& t : v) {
+            n.push_back(t.nearest);
+            if (t.site_held >= 0) ++site, held += t.site_held;
+        }
+        std::sort(n.begin(), n.end());
         const double median =
-            v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2.0;
+            n.size() % 2 ? n[n.size() / 2] : (n[n.size() / 2 - 1] + n[n.size() / 2]) / 2.0;
         std::cout << " T" << turn << " " << median << " ("
-                  << std::count_if(v.begin(), v.end(), [](int x) { return x <= 3; }) << " of "
-                  << v.size() << ")";
+                  << std::count_if(n.begin(), n.end(), [](int x) { return x <= 3; }) << " of " << n.size()
+                  << ", site held " << held << "/" << site << ")";
     }
-    std::cout << "\n# saves with a depot within 3 of the capital at a Turn's first allocation: "
+    std::cout << "\n";
+}
+
+void plan_totals(const std::map<std::string, PlanTotals>& by_outcome, int saves, int saves_near) {
+    PlanTotals all;
+    for (const auto& [outcome, turns] : by_outcome)
+        for (const auto& [turn, v] : turns) all[turn].insert(all[turn].end(), v.begin(), v.end());
+    plan_totals_line("nearest depot to the capital at the Turn's first allocation (median; saves with one "
+                     "within 3 of the saves at that Turn, the plan's site held by a unit)",
+                     all);
+    if (by_outcome.size() > 1)
+        for (const auto& [outcome, turns] : by_outcome) plan_totals_line("  " + outcome, turns);
+    std::cout << "# saves with a depot within 3 of the capital at a Turn's first allocation: "
               << saves_near << " of " << saves << "\n";
+}
+
+// How the saved game ended for `side`: "won", "lost", or "unfinished" (the result's text names
+// the winner: "The Coalition wins: ...", "The French win: ...").
+std::string outcome_for(const json& save, const std::string& side) {
+    const json& state = save.at("state");
+    if (!state.contains("result") || !state["result"].is_string() || state["result"].get<std::string>().empty())
+        return "unfinished";
+    std::string r = state["result"].get<std::string>();
+    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return r.rfind("the " + side + " win", 0) == 0 ? "won" : "lost";
 }
 
 int usage() {
@@ -263,7 +304,7 @@ int main(int argc, char** argv) {
     if (saves.empty()) return usage();
     std::map<std::string, Module> modules;
     int failed = 0;
-    std::map<int, std::vector<int>> nearest;  // plan: per Turn, each save's nearest depot
+    std::map<std::string, PlanTotals> by_outcome;  // plan: per outcome, per Turn, each save's
     int planned = 0, planned_near = 0;
     for (const std::string& path : saves) {
         try {
@@ -281,7 +322,7 @@ int main(int argc, char** argv) {
             auto s = session::Session::restart(m.def, m.rules, save);
             const auto& log = save.at("log");
             int done = 0;
-            std::map<int, int> save_nearest;  // this save's, counted once it replays whole
+            std::map<int, PlanTurn> save_turns;  // this save's, counted once it replays whole
             for (size_t i = 0; i <= log.size(); ++i) {
                 const core::GameState& g = s.state();
                 const std::string phase = m.def->phases[static_cast<size_t>(g.phase)].id;
@@ -292,7 +333,7 @@ int main(int argc, char** argv) {
                 }
                 if (g.turn > done && mode == "plan" && phase == "active_supply" && role == st.side_id) {
                     done = g.turn;
-                    save_nearest[g.turn] = plan_line(st, g);
+                    save_turns[g.turn] = plan_line(st, g);
                 }
                 if (i == log.size()) break;
                 const std::string action = log[i].at("action").get<std::string>();
@@ -303,9 +344,10 @@ int main(int argc, char** argv) {
             }
             if (mode == "plan") {
                 bool near = false;
-                for (const auto& [turn, n] : save_nearest) {
-                    nearest[turn].push_back(n);
-                    near = near || n <= 3;
+                const std::string outcome = outcome_for(save, st.side_id);
+                for (const auto& [turn, t] : save_turns) {
+                    by_outcome[outcome][turn].push_back(t);
+                    near = near || t.nearest <= 3;
                 }
                 ++planned;
                 planned_near += near ? 1 : 0;
@@ -315,7 +357,7 @@ int main(int argc, char** argv) {
             ++failed;
         }
     }
-    if (mode == "plan" && planned > 0) plan_totals(nearest, planned, planned_near);
+    if (mode == "plan" && planned > 0) plan_totals(by_outcome, planned, planned_near);
     ai::set_feature_rules(nullptr);
     return failed ? 1 : 0;
 }
