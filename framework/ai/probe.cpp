@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
     if (saves.empty()) return usage();
     std::map<std::string, Module> modules;
     int failed = 0;
-    std::map<std::string, PlanTotals> by_outcome;  // plan: per outcome, per Turn, each save's
+    std::map<std::string, PlanTotals> by_outcome;  // plan: per outcome (outcome_for), per Turn, each save's PlanTurn
     int planned = 0, planned_near = 0;
     for (const std::string& path : saves) {
         try {
