@@ -1415,7 +1415,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
         for (const auto& [loc, ids] : s.stacks()) {
             if (!loc.is_hex()) continue;
             const int dd = hex::distance(loc.hex, *nap_hex);
-            bool unit = false, train = false, commander = false, ready = false;
+            bool unit = false, train = false, commander = false, ready = false, held_back = false;
             for (int i : ids) {
                 const auto& pc = s.piece(i);
                 const size_t t = static_cast<size_t>(pc.type);
@@ -1425,6 +1425,7 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                     if (!p.unit[t]) continue;
                     unit = true;
                     ready = ready || pc.face != p.disrupted_face_of_unit;
+                    held_back = held_back || pc.face == p.disrupted_face_of_unit;
                     if (dd <= 1) theirs += p.of2[t];
                 } else if (p.unit[t] && dd == 0) {
                     mine += p.of2[t];
@@ -1435,11 +1436,13 @@ Evaluation evaluate(const core::GameState& s, const std::string& role) {
                 if (unit && (!last_turn || dd == 1 || train)) nearest = std::min(nearest, dd);
             } else if (unit && dd <= 5 &&
                        ((commander && ready && supplied(att_idx, loc.hex)) ||
-                        (dd <= 1 && ready && !foraging(s, p, loc)))) {
+                        (dd <= 1 && !held_back && !foraging(s, p, loc)))) {
                 // before the last Turn, what may reach him: a stack with a Commander and an
                 // undisrupted unit in General Supply, which may take a Supply Train next Turn (7.3,
-                // RULINGS S-13) for a march onto him (8.4, 8.9), or one next to him that may attack
-                // (10.1: no forage marker). A stack out of supply is disrupted at the next supply
+                // RULINGS S-13) for a march onto him (8.4, 8.9; a disrupted unit with it rallied
+                // first, 8.1, since 8.4 moves only a stack whose units are all undisrupted), or one
+                // next to him that may attack him (10.1: every unit undisrupted, no forage marker;
+                // as escort_strike_from). A stack out of supply is disrupted at the next supply
                 // phase (6.4) and gets no train; one without a Commander never moves (8.3). Counted,
                 // they drew stacks onto him out of supply for a threat that could not come (round
                 // 59). (Only a stack within a forced march counts below: no supply is traced for

@@ -20,7 +20,6 @@
 // For modules of the cnw series (1814): the supply counter "<side>_supply" with its "depot" face,
 // cities as the map feature "city", cavalry by the counter stat type = "cavalry".
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -270,17 +269,6 @@ void plan_totals(const std::map<std::string, PlanTotals>& by_outcome, int saves,
               << saves_near << " of " << saves << "\n";
 }
 
-// How the saved game ended for `side`: "won", "lost", or "unfinished" (the result's text names
-// the winner: "The Coalition wins: ...", "The French win: ...").
-std::string outcome_for(const json& save, const std::string& side) {
-    const json& state = save.at("state");
-    if (!state.contains("result") || !state["result"].is_string() || state["result"].get<std::string>().empty())
-        return "unfinished";
-    std::string r = state["result"].get<std::string>();
-    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return r.rfind("the " + side + " win", 0) == 0 ? "won" : "lost";
-}
-
 int usage() {
     std::cerr << "usage: vedette-ai-probe gate|plan SAVE... [--module DIR] [--sites]\n";
     return 2;
@@ -304,7 +292,7 @@ int main(int argc, char** argv) {
     if (saves.empty()) return usage();
     std::map<std::string, Module> modules;
     int failed = 0;
-    std::map<std::string, PlanTotals> by_outcome;  // plan: per outcome (outcome_for), per Turn, each save's PlanTurn
+    std::map<std::string, PlanTotals> by_outcome;  // plan: per outcome (won, lost, unfinished), per Turn, each save's PlanTurn
     int planned = 0, planned_near = 0;
     for (const std::string& path : saves) {
         try {
@@ -344,7 +332,10 @@ int main(int argc, char** argv) {
             }
             if (mode == "plan") {
                 bool near = false;
-                const std::string outcome = outcome_for(save, st.side_id);
+                // how the game ended for the side (the tournament's reading of the result, 14.4)
+                const std::string result = save["state"].value("result", "");
+                const std::string winner = ai::winner_of(*m.def, result);
+                const std::string outcome = result.empty() ? "unfinished" : winner == st.side_id ? "won" : "lost";
                 for (const auto& [turn, t] : save_turns) {
                     by_outcome[outcome][turn].push_back(t);
                     near = near || t.nearest <= 3;

@@ -1326,6 +1326,23 @@ TEST_CASE("7.3, 8.3, 8.9, 11.20, 10.1: before the last Turn a lone Napoleon is t
     // 5221: two hexes from Paris, far beyond any Coalition depot or edge: out of supply
     CHECK(threat("5221", 3, true) < 1000);
     CHECK(threat("5221", 1, true) > 1000);  // an attack this Turn (no forage marker on it, 7.6, 10.1)
+    // 10.1: a stack with a disrupted unit may not attack; out of supply it gets no train to rally
+    // it (7.3, 8.1) either
+    {
+        Front f = front_position(g, 9);
+        const hex::Hex at = *g.def->map.parse_label("5221");
+        f.st.move_piece(f.lead, core::Location::at(at));
+        f.st.move_piece(f.st.find_piece("blucher"), core::Location::at(at));
+        const int other = f.st.find_piece("co_pr_guard");
+        f.st.move_piece(other, core::Location::at(at));
+        f.st.set_face(other, g.def->counter_types[static_cast<size_t>(f.st.piece(other).type)].face_index("disrupted"));
+        std::optional<hex::Hex> nap;
+        for (hex::Hex h : hex::ring(at, 1))
+            if (!nap && free_hex(g, f.st, h)) nap = h;
+        REQUIRE(nap);
+        f.st.move_piece(f.st.find_piece("napoleon"), core::Location::at(*nap));
+        CHECK(ai::evaluate(f.st, "coalition").napoleon < 1000);
+    }
 }
 
 TEST_CASE(
